@@ -1,0 +1,67 @@
+/*
+ * diag.h - generator diagnostics in gcc's form (internal to the generator).
+ *
+ *   FILE:LINE:COL: error: message
+ *   FILE:LINE:COL: note: message
+ *
+ * LINE and COL are 1-based (libyaml's marks are 0-based: add 1).  A list
+ * collects every diagnostic of a run; cc_diag_print sorts them by position
+ * (stable, so a note stays after the error it belongs to).
+ */
+#ifndef CONTRACTC_DIAG_H
+#define CONTRACTC_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* A position in a contract file; line 0 means "the file as a whole". */
+typedef struct cc_mark {
+    unsigned line;   /* 1-based */
+    unsigned column; /* 1-based */
+} cc_mark_t;
+
+typedef enum cc_severity { CC_NOTE, CC_ERROR } cc_severity_t;
+
+typedef struct cc_diag {
+    cc_severity_t severity;
+    char *file;      /* as given on the command line */
+    cc_mark_t mark;
+    char *message;
+    size_t seq;      /* insertion order, for a stable sort */
+} cc_diag_t;
+
+typedef struct cc_diags {
+    cc_diag_t *items;
+    size_t count, capacity;
+    size_t errors;   /* how many have severity CC_ERROR */
+    size_t cap;      /* at most this many are kept (default 200) */
+    size_t dropped;
+} cc_diags_t;
+
+void cc_diags_init(cc_diags_t *d);
+void cc_diags_free(cc_diags_t *d);
+
+/* Adds one diagnostic (the message is formatted and copied).  Out of memory
+ * is reported as one final error at print time, never lost silently. */
+void cc_diag_add(cc_diags_t *d, cc_severity_t severity, const char *file,
+                 cc_mark_t mark, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+void cc_diag_addv(cc_diags_t *d, cc_severity_t severity, const char *file,
+                  cc_mark_t mark, const char *fmt, va_list ap);
+
+#define cc_error(d, file, mark, ...) cc_diag_add((d), CC_ERROR, (file), (mark), __VA_ARGS__)
+#define cc_note(d, file, mark, ...) cc_diag_add((d), CC_NOTE, (file), (mark), __VA_ARGS__)
+
+/* Sorts by (file, line, column, insertion) and prints each as one line. */
+void cc_diags_print(cc_diags_t *d, FILE *out);
+
+/* The closest candidate to `word` within edit distance 2 (or a third of its
+ * length), or NULL: for "did you mean 'max_length'?". */
+const char *cc_suggest(const char *word, const char *const *candidates, size_t count);
+
+#endif /* CONTRACTC_DIAG_H */

@@ -1,0 +1,58 @@
+/*
+ * generator.h - the generator's stages after loading (internal).
+ *
+ *   load_yaml.c -> check.c -> naming.c      (model.h: cc_contract_load)
+ *   gen_prompt.c   NAME.prompt.txt, examples and rule sentences
+ *   gen_schema.c   NAME.schema.json (draft 2020-12) and the dialects
+ *   hash.c         canonical model + NAME_contract_hash
+ *   gen_c.c        NAME.h and NAME.c from templates/
+ *   tables.c       the same descriptor tables, in memory (contractc validate)
+ *   cli.c          the `contractc` command line
+ *
+ * Every function returning `char *` returns malloc'd, NUL-terminated text
+ * that the caller frees with free(); NULL means out of memory.
+ */
+#ifndef CONTRACTC_GENERATOR_H
+#define CONTRACTC_GENERATOR_H
+
+#include "model.h"
+#include "text.h"
+
+/* ---- gen_prompt.c ---------------------------------------------------- */
+
+/* NAME.prompt.txt: the instruction, the key list with each field's line,
+ * the rule sentences and the closing line (design page, "The prompt"). */
+char *cc_emit_prompt(const cc_contract_t *contract, size_t *len);
+
+/* A valid example of a scalar field's value as JSON text ("\"1250.00\"",
+ * "3", "\"2024-03-01\""): the field's `example` when set, else one made from
+ * the type and constraints; NULL for objects, arrays and patterned strings
+ * without an example. */
+char *cc_value_example(const cc_field_t *field);
+
+/* The rule in words, e.g. "amount, currency and amount_text must be all
+ * null or all set": the rule problem's message and, when the rule has no
+ * `prompt:`, its prompt sentence. */
+char *cc_rule_sentence(const cc_object_t *owner, const cc_rule_t *rule);
+
+/* ---- gen_schema.c ---------------------------------------------------- */
+
+/* NAME.schema.json: the portable draft 2020-12 schema (dialects.md section
+ * 0), pretty-printed with two-space indents and a final newline. */
+char *cc_emit_schema(const cc_contract_t *contract, size_t *len);
+
+/* ---- hash.c ---------------------------------------------------------- */
+
+/* The canonical contract model: every resolved setting that affects a
+ * verdict, as compact JSON in contract order. */
+char *cc_canonical_model(const cc_contract_t *contract, size_t *len);
+
+/* "sha256:" + 64 lowercase hex over "contractc-hash-v1\n", then the
+ * canonical model, the schema and the prompt, each preceded by its length
+ * in decimal and a newline.  out holds 72 bytes.  false when out of memory
+ * or libcrypto fails. */
+bool cc_contract_hash(const cc_contract_t *contract, const char *schema,
+                      size_t schema_len, const char *prompt, size_t prompt_len,
+                      char out[72]);
+
+#endif /* CONTRACTC_GENERATOR_H */

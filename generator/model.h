@@ -1,0 +1,210 @@
+/*
+ * model.h - the contract model: what a contract file means, after loading
+ * (load_yaml.c), checking (check.c) and naming (naming.c).
+ *
+ * Every later stage reads only this model: the emitters (gen_*.c), the hash
+ * (hash.c) and the in-memory descriptor tables of `contractc validate`
+ * (tables.c).  Every node keeps the 1-based mark of its YAML node so that
+ * later checks can point at FILE:LINE:COL.
+ *
+ * Ownership: a cc_contract_t owns everything reachable from it (strings,
+ * arrays, named types); cc_contract_free() releases it.  A field whose value
+ * is `type: NAME` of a named object type points at that type's cc_object_t
+ * (`object` with `named` set) and does not own it.
+ */
+#ifndef CONTRACTC_MODEL_H
+#define CONTRACTC_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "contractc/contractc.h"
+#include "diag.h"
+#include "pattern.h"
+
+typedef struct cc_object cc_object_t;
+typedef struct cc_enum cc_enum_t;
+
+/* The type and constraints of a value: a field's, or an array's items. */
+typedef struct cc_value {
+    contractc_type_t type;
+    cc_mark_t mark;            /* of the `type:` value (or of the node) */
+
+    /* string */
+    bool has_min_length, has_max_length;
+    uint32_t min_length, max_length;   /* code points */
+    char *pattern;                     /* as written; NULL: none */
+    cc_mark_t pattern_mark;
+    cc_dfa_t *dfa;                     /* compiled pattern (owned) */
+    bool grounded;
+
+    /* integer: bounds as integers; decimal: bounds in minor units */
+    bool has_minimum, has_maximum;
+    int64_t minimum, maximum;
+    /* number: bounds as doubles */
+    double number_minimum, number_maximum;
+    /* decimal and number: the bounds as written ("0.01"); NULL otherwise */
+    char *minimum_text, *maximum_text;
+    cc_mark_t minimum_mark, maximum_mark;
+
+    /* decimal */
+    uint8_t scale;                     /* 0..18 */
+    bool is_signed;
+
+    /* enum: inline values, or a named enum (`type: NAME` of an enum type) */
+    cc_enum_t *enumeration;            /* owned unless enumeration->named */
+
+    /* object: inline `fields`, or a named type (`object->named`) */
+    cc_object_t *object;               /* owned unless object->named */
+
+    /* array */
+    struct cc_value *items;            /* owned */
+    bool has_min_items, has_max_items;
+    uint32_t min_items, max_items;
+
+    /* `type: NAME` as written, before resolution; NULL for built-in types */
+    char *type_ref;
+} cc_value_t;
+
+typedef struct cc_field {
+    char *name;                /* the JSON key */
+    cc_mark_t mark;            /* of the key */
+    char *description;         /* NULL: none */
+    char *format_text;         /* NULL: none (then the generated phrase) */
+    char *example;             /* as written (a YAML scalar); NULL: none */
+    cc_mark_t example_mark;
+    bool nullable;
+    cc_value_t value;
+
+    /* naming.c */
+    char *c_member;            /* the C member: name, or name_ for a keyword */
+} cc_field_t;
+
+struct cc_enum {
+    char **values;             /* exactly as written */
+    cc_mark_t *value_marks;
+    size_t count;
+    bool named;                /* from `types:` */
+    char *type_name;           /* the named type's key; NULL when inline */
+    cc_mark_t mark;
+    /* naming.c */
+    char *c_type;              /* "refund_request_currency_t" */
+    char *c_prefix;            /* "REFUND_REQUEST_CURRENCY" */
+    char **c_constants;        /* [count]: "REFUND_REQUEST_CURRENCY_EUR" */
+};
+
+typedef enum cc_rule_kind {
+    CC_RULE_ALL_OR_NONE = CONTRACTC_RULE_ALL_OR_NONE,
+    CC_RULE_AT_MOST_ONE = CONTRACTC_RULE_AT_MOST_ONE,
+    CC_RULE_EXACTLY_ONE = CONTRACTC_RULE_EXACTLY_ONE,
+    CC_RULE_SUM = CONTRACTC_RULE_SUM,
+    CC_RULE_COMPARE = CONTRACTC_RULE_COMPARE,
+    CC_RULE_CHECK = CONTRACTC_RULE_CHECK
+} cc_rule_kind_t;
+
+/* A field path in a rule as written ("amount", "line_items[].amount_cents"). */
+typedef struct cc_path {
+    char *text;
+    cc_mark_t mark;
+    /* check.c: resolved field indexes, one per step (the array step first). */
+    uint16_t steps[4];
+    size_t step_count;
+} cc_path_t;
+
+typedef struct cc_rule {
+    cc_rule_kind_t kind;
+    cc_mark_t mark;            /* of the rule's mapping */
+    char *id;                  /* as written, or "rules[N]" */
+    char *prompt;              /* NULL: a generated sentence */
+    /* all_or_none, at_most_one, exactly_one */
+    cc_path_t *fields;
+    size_t field_count;
+    /* sum */
+    cc_path_t of, equals;
+    int64_t tolerance;         /* in the operands' units (minor units) */
+    char *tolerance_text;      /* as written; NULL: 0 */
+    /* compare */
+    cc_path_t left, right;
+    contractc_compare_op_t op;
+    /* check */
+    char *function;
+    char *message;
+} cc_rule_t;
+
+struct cc_object {
+    cc_field_t *fields;        /* contract order */
+    size_t field_count;
+    cc_rule_t *rules;
+    size_t rule_count;
+    bool named;                /* from `types:` */
+    char *type_name;           /* the named type's key; NULL when inline */
+    cc_mark_t mark;
+    /* naming.c */
+    char *c_type;              /* "refund_request_t", "invoice_line_item_t" */
+    char *c_struct;            /* struct tag: "refund_request" */
+};
+
+/* A named type from `types:` (an object or an enum). */
+typedef struct cc_named_type {
+    char *name;
+    cc_mark_t mark;
+    cc_object_t *object;       /* exactly one of object/enumeration */
+    cc_enum_t *enumeration;
+} cc_named_type_t;
+
+typedef enum cc_fence { CC_FENCE_ALLOW, CC_FENCE_REJECT } cc_fence_t;
+
+typedef struct cc_contract {
+    char *path;                /* as given (for diagnostics) */
+    char *file_name;           /* base name (for banners) */
+
+    char *name;                /* `contract` */
+    cc_mark_t name_mark;
+    uint32_t version;
+    char *description;         /* NULL: none */
+    char *instruction;
+    bool has_source;
+    char *source_name;         /* `source.name` */
+    char *source_description;
+    cc_mark_t source_mark;
+
+    cc_named_type_t *types;
+    size_t type_count;
+
+    cc_object_t root;          /* `fields` and `rules` (named = false) */
+
+    /* reply */
+    cc_fence_t fence;
+    uint64_t max_bytes;        /* default 1 MiB, at most 1 GiB */
+    uint32_t max_depth;        /* default 64, 1..1024, >= the contract's depth */
+    bool has_max_depth;
+    cc_mark_t max_depth_mark;
+
+    /* schema */
+    char *default_dialect;     /* `schema.dialect`; NULL: none */
+    cc_mark_t dialect_mark;
+
+    /* check.c: levels of nesting of the contract's own values (root = 1) */
+    uint32_t depth;
+} cc_contract_t;
+
+/*
+ * Reads, checks and names a contract file.  Returns the model, or NULL when
+ * it has errors; every diagnostic (errors and notes) is added to `diags`.
+ * `path` is used as given in diagnostics.  The caller frees the model with
+ * cc_contract_free().
+ */
+cc_contract_t *cc_contract_load(const char *path, cc_diags_t *diags);
+
+/* The same from memory (tests, fuzzing); `display_path` names it. */
+cc_contract_t *cc_contract_load_buffer(const char *display_path, const char *text,
+                                       size_t len, cc_diags_t *diags);
+
+/* NULL-safe. */
+void cc_contract_free(cc_contract_t *contract);
+
+/* The value a field path of a rule leads to, after check.c resolved it. */
+const cc_field_t *cc_path_field(const cc_object_t *owner, const cc_path_t *path);
+
+#endif /* CONTRACTC_MODEL_H */

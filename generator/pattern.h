@@ -1,0 +1,49 @@
+/*
+ * pattern.h - the contract's regular pattern subset compiled to a DFA
+ * (internal to the generator).
+ *
+ * Supported (design page, "Patterns"): a regular subset of ECMA-262 matched
+ * against the whole string: literals, escapes, [...] classes with ranges and
+ * negation, \d and \w (ASCII), (...) and (?:...), |, ?, *, +, {m}, {m,},
+ * {m,n}.  Refused with an error naming the construct: '.', \s, \b,
+ * backreferences, lookaround, flags, ^ and $ inside the pattern.
+ *
+ * The DFA runs over UTF-8 bytes (the runtime has already validated the
+ * string's UTF-8): a class such as [^a-z] matches whole code points through
+ * byte sequences.  The automaton is minimised; over CC_DFA_MAX_STATES
+ * states is an error.
+ */
+#ifndef CONTRACTC_PATTERN_H
+#define CONTRACTC_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CC_DFA_MAX_STATES 4096
+
+/* Same shape as contractc_dfa_t, but owning its arrays. */
+typedef struct cc_dfa {
+    uint32_t state_count;   /* including the dead state 0 */
+    uint32_t class_count;
+    uint32_t start;
+    uint8_t byte_class[256];
+    uint16_t *next;         /* [state_count * class_count] */
+    uint8_t *accepting;     /* [state_count] */
+} cc_dfa_t;
+
+typedef struct cc_pattern_error {
+    size_t offset;          /* byte offset in the pattern (0-based) */
+    char message[160];      /* "'.' is not supported; use a class such as [^\\n]" */
+} cc_pattern_error_t;
+
+/* Compiles `pattern` (UTF-8, NUL-terminated).  NULL on error (err filled) or
+ * out of memory (err->message says so).  Free with cc_dfa_free. */
+cc_dfa_t *cc_pattern_compile(const char *pattern, cc_pattern_error_t *err);
+
+void cc_dfa_free(cc_dfa_t *dfa);
+
+/* Whole-string match on the compiled DFA (for tests and examples). */
+bool cc_dfa_matches(const cc_dfa_t *dfa, const char *s, size_t len);
+
+#endif /* CONTRACTC_PATTERN_H */

@@ -1,0 +1,128 @@
+/*
+ * reader.h - the strict JSON reader under the validation interpreter (internal).
+ *
+ * One linear pass over the raw reply bytes that enforces RFC 8259 exactly
+ * and contractc's policy on top (design page, "Reading a reply"):
+ *   - white space is only space, tab, LF, CR (RFC 8259 section 2);
+ *   - UTF-8 only (RFC 8259 section 8.1), no BOM;
+ *   - \u0000 and lone surrogates (escaped or not) are `encoding` problems
+ *     (I-JSON, RFC 7493 section 2.1, and C strings);
+ *   - noncharacters such as U+FFFF are accepted;
+ *   - nesting is capped at max_depth open containers (the root is 1),
+ *     counted for every byte, skipped values included;
+ *   - one optional Markdown fence when the contract allows it.
+ *
+ * The reader builds no tree.  validate.c drives it token by token and feeds
+ * the descriptor tables; cc_skip_value() reads a value nobody wants (an
+ * unexpected key's, a duplicate's) with the same strictness, iteratively.
+ *
+ * The first document-level problem stops the reader: r->failed is set with
+ * its kind, its byte offset in the raw reply and a message, and every
+ * function returns false from then on.  Callers turn it into the one
+ * problem at "$".
+ */
+#ifndef CONTRACTC_READER_H
+#define CONTRACTC_READER_H
+
+#include "contractc/contractc.h"
+
+typedef struct cc_reader {
+    const unsigned char *raw;   /* the whole reply as given */
+    size_t raw_len;
+    const unsigned char *p;     /* cursor */
+    const unsigned char *end;   /* end of the JSON text (a closing fence and
+                                   trailing white space are beyond it) */
+    uint32_t depth;             /* open containers */
+    uint32_t max_depth;
+    bool fenced;                /* a fence was stripped */
+    bool failed;                /* a document-level problem was found */
+    contractc_kind_t fail_kind; /* empty, syntax, encoding or limit */
+    size_t fail_offset;         /* byte offset in raw */
+    char fail_message[160];     /* "unexpected ',' where a value was expected" */
+} cc_reader_t;
+
+/*
+ * Starts reading `reply`: strips surrounding white space and, when
+ * fence_allowed, one fence (```, an optional lowercase "json" tag, optional
+ * spaces or tabs, a line break, the text, a line break, ```).  Sets r->p and
+ * r->end around the JSON text and r->fenced.  Returns false (r->failed) for
+ * an empty reply or fence (`empty`), a fence under fence_allowed == false
+ * (`syntax`), or a BOM (`encoding`).  max_bytes is the caller's business.
+ */
+bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
+                     bool fence_allowed, uint32_t max_depth);
+
+/* After the root value: only white space may remain before r->end.
+ * Otherwise `syntax` ("text after the JSON value"). */
+bool cc_reader_finish(cc_reader_t *r);
+
+/* Skips white space and returns the next byte without consuming it, or -1
+ * at r->end.  Never fails by itself. */
+int cc_peek(cc_reader_t *r);
+
+/* Skips white space and consumes `c` (one of { } [ ] : ,).  On any other
+ * byte (or the end) records a `syntax` problem naming what was found and
+ * what was expected (`what`, e.g. "':' after the key"). */
+bool cc_expect(cc_reader_t *r, char c, const char *what);
+
+/* After '{' or '[' was consumed: depth + 1, `limit` problem above max_depth. */
+bool cc_enter(cc_reader_t *r);
+/* After '}' or ']' was consumed. */
+void cc_leave(cc_reader_t *r);
+
+/* A string token, validated; `raw` points just after the opening quote. */
+typedef struct cc_string_token {
+    const unsigned char *raw;
+    size_t raw_len;        /* bytes between the quotes */
+    size_t decoded_len;    /* bytes after unescaping (UTF-8) */
+    size_t code_points;    /* code points after unescaping */
+    bool has_escapes;      /* false: raw is already the decoded text */
+} cc_string_token_t;
+
+/* r->p must be at '"' (after cc_peek).  Validates the whole string (escapes,
+ * UTF-8, control bytes, policy) and moves past the closing quote. */
+bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t);
+
+/* Writes the decoded bytes of a scanned string to dst (t->decoded_len bytes,
+ * no NUL added).  Cannot fail: the token was validated. */
+void cc_decode_string(const cc_string_token_t *t, char *dst);
+
+/* A number token (RFC 8259 section 6 grammar), validated. */
+typedef struct cc_number_token {
+    const unsigned char *text;
+    size_t len;
+    bool negative;
+    bool has_fraction;     /* a '.' part */
+    bool has_exponent;     /* an 'e'/'E' part */
+} cc_number_token_t;
+
+/* r->p must be at '-' or a digit. */
+bool cc_scan_number(cc_reader_t *r, cc_number_token_t *t);
+
+typedef enum cc_literal { CC_LITERAL_TRUE, CC_LITERAL_FALSE, CC_LITERAL_NULL } cc_literal_t;
+
+/* r->p must be at 't', 'f' or 'n'. */
+bool cc_scan_literal(cc_reader_t *r, cc_literal_t *which);
+
+/* Reads one whole value of any type (after cc_peek), iteratively, with the
+ * same strictness and depth accounting; the value is discarded. */
+bool cc_skip_value(cc_reader_t *r);
+
+/* Records a document-level problem at byte offset `offset` of raw (only the
+ * first one is kept).  Always returns false. */
+bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
+                    const char *message);
+
+/* 1-based line and 1-based byte column of a raw offset (LF ends a line). */
+void cc_reader_line_column(const cc_reader_t *r, size_t offset,
+                           size_t *line, size_t *column);
+
+/*
+ * Reads a whole document with no contract: begin, skip one value, finish.
+ * Returns true when it is one acceptable JSON text; otherwise false with
+ * r->fail_* set.  For JSONTestSuite and the fuzz targets.
+ */
+bool cc_read_document(cc_reader_t *r, const char *text, size_t len,
+                      bool fence_allowed, uint32_t max_depth);
+
+#endif /* CONTRACTC_READER_H */
