@@ -6,7 +6,8 @@
  *
  * LINE and COL are 1-based (libyaml's marks are 0-based: add 1).  A list
  * collects every diagnostic of a run; cc_diag_print sorts them by position
- * (stable, so a note stays after the error it belongs to).
+ * (stable; a note added with cc_diag_related stays right after the error it
+ * belongs to, even when it points at an earlier line).
  */
 #ifndef CONTRACTC_DIAG_H
 #define CONTRACTC_DIAG_H
@@ -30,6 +31,7 @@ typedef struct cc_diag {
     cc_mark_t mark;
     char *message;
     size_t seq;      /* insertion order, for a stable sort */
+    bool attached;   /* a note that belongs to the diagnostic before it */
 } cc_diag_t;
 
 typedef struct cc_diags {
@@ -53,6 +55,16 @@ void cc_diag_add(cc_diags_t *d, cc_severity_t severity, const char *file,
     ;
 void cc_diag_addv(cc_diags_t *d, cc_severity_t severity, const char *file,
                   cc_mark_t mark, const char *fmt, va_list ap);
+
+/* Adds a note that belongs to the diagnostic added just before it ("first
+ * defined here"): printed right after that diagnostic, wherever its own
+ * position sorts.  Dropped together with it when the list is full. */
+void cc_diag_related(cc_diags_t *d, const char *file, cc_mark_t mark,
+                     const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 #define cc_error(d, file, mark, ...) cc_diag_add((d), CC_ERROR, (file), (mark), __VA_ARGS__)
 #define cc_note(d, file, mark, ...) cc_diag_add((d), CC_NOTE, (file), (mark), __VA_ARGS__)

@@ -15,6 +15,8 @@
 #ifndef CONTRACTC_GENERATOR_H
 #define CONTRACTC_GENERATOR_H
 
+#include <stdio.h>
+
 #include "model.h"
 #include "text.h"
 
@@ -54,5 +56,58 @@ char *cc_canonical_model(const cc_contract_t *contract, size_t *len);
 bool cc_contract_hash(const cc_contract_t *contract, const char *schema,
                       size_t schema_len, const char *prompt, size_t prompt_len,
                       char out[72]);
+
+/* ---- gen_c.c ----------------------------------------------------------- */
+
+struct cc_tables;
+
+/* One dialect's schema, embedded in NAME.c as NAME_schema_D_json[]. */
+typedef struct cc_dialect_text {
+    const char *dialect;   /* "openai-strict" */
+    const char *schema;
+    size_t schema_len;
+} cc_dialect_text_t;
+
+/* The texts NAME.c embeds and the banner's hash. */
+typedef struct cc_c_inputs {
+    const char *hash;
+    const char *prompt;
+    size_t prompt_len;
+    const char *schema;
+    size_t schema_len;
+    const cc_dialect_text_t *dialects;
+    size_t dialect_count;
+} cc_c_inputs_t;
+
+/*
+ * NAME.h and NAME.c, from templates/header.h.tmpl and templates/source.c.tmpl
+ * and the tables of tables.c.  *header and *source are malloc'd (free()
+ * them); false when out of memory (then both are NULL).
+ */
+bool cc_emit_c(const cc_contract_t *contract, const struct cc_tables *tables,
+               const cc_c_inputs_t *in, char **header, size_t *header_len,
+               char **source, size_t *source_len);
+
+/* Renders template `name` with {{key}} replaced by values[i] for keys[i].
+ * An unknown name or key is a programming error: returns false. */
+bool cc_render_template(const char *name, const char *const *keys,
+                        const char *const *values, size_t count, cc_buf_t *out);
+
+/* ---- generate.c ---------------------------------------------------------- */
+
+/* Every artifact of one contract, in memory. */
+typedef struct cc_artifacts {
+    char hash[72];
+    char *prompt, *schema, *header, *source; /* malloc'd, NUL-terminated */
+    size_t prompt_len, schema_len, header_len, source_len;
+} cc_artifacts_t;
+
+/* Builds the four artifacts of a loaded contract.  false when out of
+ * memory (a is then empty).  Release with cc_artifacts_free. */
+bool cc_build_artifacts(const cc_contract_t *contract, cc_artifacts_t *a);
+void cc_artifacts_free(cc_artifacts_t *a);
+
+/* The `contractc` command line (cli.c); tests call it in process. */
+int cc_cli_main(int argc, char **argv, FILE *out, FILE *err);
 
 #endif /* CONTRACTC_GENERATOR_H */

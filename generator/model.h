@@ -124,6 +124,8 @@ typedef struct cc_rule {
     cc_path_t of, equals;
     int64_t tolerance;         /* in the operands' units (minor units) */
     char *tolerance_text;      /* as written; NULL: 0 */
+    cc_mark_t tolerance_mark;
+    bool tolerance_quoted;     /* written as a quoted YAML scalar */
     /* compare */
     cc_path_t left, right;
     contractc_compare_op_t op;

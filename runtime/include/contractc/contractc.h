@@ -190,6 +190,11 @@ typedef struct contractc_datetime {
     uint8_t hour, minute, second; /* 0..23, 0..59, 0..59 (no leap second) */
     uint32_t nanos;               /* fraction, 0..999999999 */
     int16_t offset_minutes;       /* Z = 0; -23:59..+23:59 */
+    /* How it was written, so the canonical form can give it back exactly:
+     * the number of fraction digits (0..9) and the zone's first character
+     * ('Z', '+' or '-'; "-00:00" is RFC 3339's "unknown local offset"). */
+    uint8_t fraction_digits;
+    char zone;
 } contractc_datetime_t;
 
 /* A string item of an array of strings: UTF-8, NUL-terminated, in the
@@ -368,7 +373,7 @@ typedef struct contractc_contract {
     uint32_t max_depth;                /* default 64 */
     bool fence_allowed;                /* reply.fence: allow */
     bool needs_source;                 /* a `source` is declared */
-    const char *source_name;           /* "email"; NULL without a source */
+    const char *source_name;           /* "the customer email" (for messages); NULL without a source */
     /* The arena bound: an accepted record uses at most
      * arena_factor * reply_len + arena_base bytes of arena. */
     uint32_t arena_factor, arena_base;

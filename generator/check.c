@@ -1,0 +1,619 @@
+/*
+ * check.c - the checks that span more than one place in a contract (load.h:
+ * cc_check_contract).
+ *
+ * `type: NAME` references are already bound to their named type by the
+ * loader (it declares every named type before loading any field, so the
+ * order in the file does not matter); here:
+ *   - a named object type that reaches itself is refused (v1 has no
+ *     recursive types: the record's depth must be finite and known);
+ *   - contract->depth: levels of the contract's own values (root = 1, each
+ *     object or array +1), at most CC_MAX_DEPTH, and reply.max_depth must
+ *     admit it;
+ *   - `grounded` needs a top-level `source`;
+ *   - rule paths are resolved into field indexes and their kinds checked
+ *     (design page, "Rules" and "Fine print");
+ *   - rule ids are unique (they name rules in logs);
+ *   - each `example` is a valid value of its own field.
+ *
+ * Named types are walked once each, never through references, so a type
+ * used by many fields costs once and a cycle cannot loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+#include "load.h"
+#include "text.h"
+
+typedef struct checker {
+    cc_contract_t *c;
+    cc_diags_t *d;
+    const char *path;
+    bool cyclic;
+    /* per named type: 0 unvisited, 1 on the DFS stack, 2 done */
+    unsigned char *state;
+    uint32_t *depth;     /* per named object type, once done */
+} checker_t;
+
+static size_t named_index(const checker_t *K, const cc_object_t *o)
+{
+    for (size_t i = 0; i < K->c->type_count; i++)
+        if (K->c->types[i].object == o)
+            return i;
+    return K->c->type_count;
+}
+
+/* ---- cycles and depth ------------------------------------------------- */
+
+static uint32_t object_depth(checker_t *K, const cc_object_t *o, const char *via_type);
+
+/* Levels a value adds: 0 for a scalar, 1 + contents for an array,
+ * an object's own depth. */
+static uint32_t value_depth(checker_t *K, const cc_value_t *v, const cc_field_t *f,
+                            const char *owner_type)
+{
+    if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+        return 1 + value_depth(K, v->items, f, owner_type);
+    if (v->type != CONTRACTC_TYPE_OBJECT || !v->object)
+        return 0;
+    if (!v->object->named)
+        return object_depth(K, v->object, owner_type);
+    size_t i = named_index(K, v->object);
+    if (i == K->c->type_count)
+        return 1;
+    if (K->state[i] == 1) {
+        cc_error(K->d, K->path, v->mark,
+                 "type '%s' reaches itself through field '%s'%s%s%s; recursive types are not "
+                 "supported in v1",
+                 v->object->type_name, f->name, owner_type ? " of type '" : "",
+                 owner_type ? owner_type : "", owner_type ? "'" : "");
+        K->cyclic = true;
+        return 1;
+    }
+    if (K->state[i] == 0)
+        object_depth(K, v->object, NULL);
+    return K->depth[i];
+}
+
+/* An object's depth (itself = 1); for a named type, once (memoised), with
+ * the DFS state that finds cycles. */
+static uint32_t object_depth(checker_t *K, const cc_object_t *o, const char *via_type)
+{
+    size_t idx = o->named ? named_index(K, o) : K->c->type_count;
+    if (idx < K->c->type_count) {
+        if (K->state[idx] == 2)
+            return K->depth[idx];
+        K->state[idx] = 1;
+    }
+    const char *owner = o->named ? o->type_name : via_type;
+    uint32_t deepest = 0;
+    for (size_t i = 0; i < o->field_count; i++) {
+        uint32_t dd = value_depth(K, &o->fields[i].value, &o->fields[i], owner);
+        if (dd > deepest)
+            deepest = dd;
+    }
+    uint32_t d = deepest + 1;
+    if (d > CC_MAX_DEPTH + 1)
+        d = CC_MAX_DEPTH + 1; /* capped: only "too deep" matters beyond */
+    if (idx < K->c->type_count) {
+        K->state[idx] = 2;
+        K->depth[idx] = d;
+    }
+    return d;
+}
+
+static void check_depth(checker_t *K)
+{
+    for (size_t i = 0; i < K->c->type_count; i++)
+        if (K->c->types[i].object && K->state[i] == 0)
+            object_depth(K, K->c->types[i].object, NULL);
+    uint32_t depth = object_depth(K, &K->c->root, NULL);
+    if (K->cyclic)
+        return;
+    K->c->depth = depth;
+    if (depth > CC_MAX_DEPTH) {
+        /* point at the first top-level field that goes too deep */
+        cc_mark_t at = K->c->root.mark;
+        for (size_t i = 0; i < K->c->root.field_count; i++) {
+            const cc_field_t *f = &K->c->root.fields[i];
+            if (1 + value_depth(K, &f->value, f, NULL) > CC_MAX_DEPTH) {
+                at = f->mark;
+                break;
+            }
+        }
+        cc_error(K->d, K->path, at,
+                 "the contract nests more than %d levels (objects and arrays, the record "
+                 "being 1), the limit", CC_MAX_DEPTH);
+        return;
+    }
+    if (K->c->has_max_depth && K->c->max_depth < depth)
+        cc_error(K->d, K->path, K->c->max_depth_mark,
+                 "reply.max_depth %u is below the contract's own depth %u: no valid reply "
+                 "would fit", (unsigned)K->c->max_depth, (unsigned)depth);
+}
+
+/* ---- grounding -------------------------------------------------------- */
+
+static void check_grounded_value(checker_t *K, const cc_value_t *v, const cc_field_t *f)
+{
+    if (v->type == CONTRACTC_TYPE_STRING && v->grounded && !K->c->has_source)
+        cc_error(K->d, K->path, f->mark,
+                 "field '%s' is grounded, but the contract has no 'source' to ground it in; "
+                 "add source: {name: ..., description: ...}", f->name);
+    if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+        check_grounded_value(K, v->items, f);
+    if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !v->object->named)
+        for (size_t i = 0; i < v->object->field_count; i++)
+            check_grounded_value(K, &v->object->fields[i].value, &v->object->fields[i]);
+}
+
+/* ---- rules ------------------------------------------------------------ */
+
+static const char *const kind_names[] = {
+    "", "all_or_none", "at_most_one", "exactly_one", "sum", "compare", "check"
+};
+
+static bool is_amount(const cc_value_t *v)
+{
+    return v->type == CONTRACTC_TYPE_INTEGER || v->type == CONTRACTC_TYPE_DECIMAL;
+}
+
+/* Finds field `name` of `o` (name_len bytes); reports an unknown one with
+ * the closest name.  Returns its index or -1. */
+static long find_field(checker_t *K, const cc_object_t *o, const char *name, size_t name_len,
+                       const cc_path_t *p, const cc_rule_t *r)
+{
+    for (size_t i = 0; i < o->field_count; i++)
+        if (strlen(o->fields[i].name) == name_len &&
+            memcmp(o->fields[i].name, name, name_len) == 0)
+            return (long)i;
+    char *word = cc_strndup(name, name_len);
+    const char **cand = malloc((o->field_count ? o->field_count : 1) * sizeof *cand);
+    const char *near = NULL;
+    if (word && cand) {
+        for (size_t i = 0; i < o->field_count; i++)
+            cand[i] = o->fields[i].name;
+        near = cc_suggest(word, cand, o->field_count);
+    }
+    if (near)
+        cc_error(K->d, K->path, p->mark, "rule '%s' names unknown field '%s'; did you mean '%s'?",
+                 r->id, word ? word : p->text, near);
+    else
+        cc_error(K->d, K->path, p->mark, "rule '%s' names unknown field '%s'", r->id,
+                 word ? word : p->text);
+    free(word);
+    free(cand);
+    return -1;
+}
+
+/* A plain field name of the owner ("amount"). */
+static const cc_field_t *resolve_plain(checker_t *K, const cc_object_t *o, cc_path_t *p,
+                                       const cc_rule_t *r)
+{
+    if (!p->text)
+        return NULL;
+    if (!cc_is_identifier(p->text)) {
+        cc_error(K->d, K->path, p->mark,
+                 "rule '%s': '%s' is not a field of this object; %s takes field names",
+                 r->id, p->text, kind_names[r->kind]);
+        return NULL;
+    }
+    long i = find_field(K, o, p->text, strlen(p->text), p, r);
+    if (i < 0)
+        return NULL;
+    p->steps[0] = (uint16_t)i;
+    p->step_count = 1;
+    return &o->fields[i];
+}
+
+/* `of` of a sum: "name[]" (an array of integers or decimals) or
+ * "name[].field" (a field of each item).  Returns the summed value. */
+static const cc_value_t *resolve_sum_of(checker_t *K, const cc_object_t *o, cc_path_t *p,
+                                        const cc_rule_t *r, const cc_field_t **summed_field)
+{
+    *summed_field = NULL;
+    if (!p->text)
+        return NULL;
+    const char *br = strstr(p->text, "[]");
+    size_t n = br ? (size_t)(br - p->text) : 0;
+    const char *rest = br ? br + 2 : NULL;
+    bool ok = br && n > 0 && (*rest == '\0' || (*rest == '.' && cc_is_identifier(rest + 1)));
+    if (ok) {
+        for (size_t i = 0; i < n; i++) {
+            char ch = p->text[i];
+            if (!(ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                  (i > 0 && ch >= '0' && ch <= '9')))
+                ok = false;
+        }
+    }
+    if (!ok) {
+        cc_error(K->d, K->path, p->mark,
+                 "rule '%s': 'of' is \"name[]\" or \"name[].field\" (an array of this object), "
+                 "not '%s'", r->id, p->text);
+        return NULL;
+    }
+    long ai = find_field(K, o, p->text, n, p, r);
+    if (ai < 0)
+        return NULL;
+    const cc_field_t *af = &o->fields[ai];
+    if (af->value.type != CONTRACTC_TYPE_ARRAY || !af->value.items) {
+        cc_error(K->d, K->path, p->mark, "rule '%s': sum over field '%s', which is not an array",
+                 r->id, af->name);
+        return NULL;
+    }
+    if (af->nullable) {
+        cc_error(K->d, K->path, p->mark,
+                 "rule '%s': the operands of a sum may not be nullable, and field '%s' is",
+                 r->id, af->name);
+        return NULL;
+    }
+    p->steps[0] = (uint16_t)ai;
+    p->step_count = 1;
+    const cc_value_t *items = af->value.items;
+    if (*rest == '\0') {
+        if (!is_amount(items)) {
+            cc_error(K->d, K->path, p->mark,
+                     "rule '%s': a sum adds integers or decimals; the items of '%s' are of type %s",
+                     r->id, af->name, cc_type_name(items->type));
+            return NULL;
+        }
+        *summed_field = af;
+        return items;
+    }
+    if (items->type != CONTRACTC_TYPE_OBJECT || !items->object) {
+        cc_error(K->d, K->path, p->mark,
+                 "rule '%s': '%s' names a field of the items of '%s', which are not objects",
+                 r->id, p->text, af->name);
+        return NULL;
+    }
+    const cc_object_t *io = items->object;
+    long fi = find_field(K, io, rest + 1, strlen(rest + 1), p, r);
+    if (fi < 0)
+        return NULL;
+    const cc_field_t *sf = &io->fields[fi];
+    if (!is_amount(&sf->value)) {
+        cc_error(K->d, K->path, p->mark,
+                 "rule '%s': a sum adds integers or decimals; field '%s' is of type %s", r->id,
+                 p->text, cc_type_name(sf->value.type));
+        return NULL;
+    }
+    if (sf->nullable) {
+        cc_error(K->d, K->path, p->mark,
+                 "rule '%s': the operands of a sum may not be nullable, and field '%s' is",
+                 r->id, p->text);
+        return NULL;
+    }
+    p->steps[1] = (uint16_t)fi;
+    p->step_count = 2;
+    *summed_field = sf;
+    return &sf->value;
+}
+
+static void check_sum(checker_t *K, const cc_object_t *o, cc_rule_t *r)
+{
+    const cc_field_t *sf = NULL;
+    const cc_value_t *of = resolve_sum_of(K, o, &r->of, r, &sf);
+    const cc_field_t *eq = resolve_plain(K, o, &r->equals, r);
+    if (eq && !is_amount(&eq->value)) {
+        cc_error(K->d, K->path, r->equals.mark,
+                 "rule '%s': 'equals' is an integer or decimal field; '%s' is of type %s", r->id,
+                 eq->name, cc_type_name(eq->value.type));
+        eq = NULL;
+    } else if (eq && eq->nullable) {
+        cc_error(K->d, K->path, r->equals.mark,
+                 "rule '%s': the operands of a sum may not be nullable, and field '%s' is",
+                 r->id, eq->name);
+        eq = NULL;
+    }
+    if (!of || !eq)
+        return;
+    if (of->type != eq->value.type ||
+        (of->type == CONTRACTC_TYPE_DECIMAL && of->scale != eq->value.scale)) {
+        cc_error(K->d, K->path, r->equals.mark,
+                 "rule '%s': '%s' and '%s' differ in type or scale; a sum's operands share both",
+                 r->id, r->of.text, r->equals.text);
+        return;
+    }
+    if (!r->tolerance_text)
+        return;
+    if (of->type == CONTRACTC_TYPE_INTEGER) {
+        int64_t t = 0;
+        if (r->tolerance_quoted || !cc_is_integer_text(r->tolerance_text) ||
+            r->tolerance_text[0] == '-' ||
+            cc_convert_integer(r->tolerance_text, strlen(r->tolerance_text), &t) !=
+                CC_CONVERT_OK) {
+            cc_error(K->d, K->path, r->tolerance_mark,
+                     "rule '%s': the tolerance is in the operands' notation, a non-negative "
+                     "integer here, not %s%s%s", r->id, r->tolerance_quoted ? "\"" : "'",
+                     r->tolerance_text, r->tolerance_quoted ? "\"" : "'");
+            return;
+        }
+        r->tolerance = t;
+    } else {
+        int64_t t = 0;
+        if (!r->tolerance_quoted ||
+            cc_convert_decimal(r->tolerance_text, strlen(r->tolerance_text), of->scale, false,
+                               &t) != CC_CONVERT_OK) {
+            char example[42];
+            cc_format_decimal(1, of->scale, example);
+            cc_error(K->d, K->path, r->tolerance_mark,
+                     "rule '%s': the tolerance is in the operands' notation, a quoted decimal "
+                     "with %u fraction digits such as \"%s\" here, not %s%s%s", r->id,
+                     (unsigned)of->scale, example, r->tolerance_quoted ? "\"" : "'",
+                     r->tolerance_text, r->tolerance_quoted ? "\"" : "'");
+            return;
+        }
+        r->tolerance = t;
+    }
+}
+
+static void check_compare(checker_t *K, const cc_object_t *o, cc_rule_t *r)
+{
+    const cc_field_t *l = resolve_plain(K, o, &r->left, r);
+    const cc_field_t *rt = resolve_plain(K, o, &r->right, r);
+    if (!l || !rt)
+        return;
+    contractc_type_t t = l->value.type;
+    bool comparable = t == CONTRACTC_TYPE_INTEGER || t == CONTRACTC_TYPE_DECIMAL ||
+                      t == CONTRACTC_TYPE_DATE || t == CONTRACTC_TYPE_DATETIME ||
+                      t == CONTRACTC_TYPE_NUMBER;
+    if (l == rt) {
+        cc_error(K->d, K->path, r->right.mark, "rule '%s' compares field '%s' with itself", r->id,
+                 l->name);
+    } else if (t != rt->value.type ||
+               (t == CONTRACTC_TYPE_DECIMAL && l->value.scale != rt->value.scale)) {
+        cc_error(K->d, K->path, r->right.mark,
+                 "rule '%s' compares '%s' (%s) with '%s' (%s); compare takes two fields of one "
+                 "type%s", r->id, l->name, cc_type_name(t), rt->name,
+                 cc_type_name(rt->value.type),
+                 t == rt->value.type ? " and scale" : "");
+    } else if (!comparable) {
+        cc_error(K->d, K->path, r->left.mark,
+                 "rule '%s': compare takes integer, decimal, number, date or datetime fields; "
+                 "'%s' and '%s' are of type %s", r->id, l->name, rt->name, cc_type_name(t));
+    }
+}
+
+static void check_rule(checker_t *K, const cc_object_t *o, cc_rule_t *r)
+{
+    switch (r->kind) {
+    case CC_RULE_ALL_OR_NONE:
+    case CC_RULE_AT_MOST_ONE:
+    case CC_RULE_EXACTLY_ONE:
+        for (size_t i = 0; i < r->field_count; i++) {
+            const cc_field_t *f = resolve_plain(K, o, &r->fields[i], r);
+            if (!f)
+                continue;
+            for (size_t j = 0; j < i; j++) {
+                if (r->fields[j].step_count && r->fields[j].steps[0] == r->fields[i].steps[0]) {
+                    cc_error(K->d, K->path, r->fields[i].mark,
+                             "rule '%s' names field '%s' twice", r->id, f->name);
+                    cc_diag_related(K->d, K->path, r->fields[j].mark, "'%s' first appears here",
+                                    f->name);
+                    break;
+                }
+            }
+            if (!f->nullable)
+                cc_error(K->d, K->path, r->fields[i].mark,
+                         "rule '%s': %s takes nullable fields, and field '%s' is not nullable",
+                         r->id, kind_names[r->kind], f->name);
+        }
+        break;
+    case CC_RULE_SUM:
+        check_sum(K, o, r);
+        break;
+    case CC_RULE_COMPARE:
+        check_compare(K, o, r);
+        break;
+    case CC_RULE_CHECK:
+        break;
+    }
+}
+
+static int compare_rule_ids(const void *a, const void *b)
+{
+    const cc_rule_t *x = *(const cc_rule_t *const *)a, *y = *(const cc_rule_t *const *)b;
+    int c = strcmp(x->id, y->id);
+    if (c)
+        return c;
+    if (x->mark.line != y->mark.line)
+        return x->mark.line < y->mark.line ? -1 : 1;
+    return x->mark.column < y->mark.column ? -1 : (x->mark.column > y->mark.column);
+}
+
+static void check_rule_ids(checker_t *K)
+{
+    size_t n = K->c->root.rule_count;
+    for (size_t i = 0; i < K->c->type_count; i++)
+        if (K->c->types[i].object)
+            n += K->c->types[i].object->rule_count;
+    if (n < 2)
+        return;
+    const cc_rule_t **all = malloc(n * sizeof *all);
+    if (!all)
+        return; /* a missed duplicate id is not worth an OOM error path */
+    size_t k = 0;
+    for (size_t i = 0; i < K->c->root.rule_count; i++)
+        all[k++] = &K->c->root.rules[i];
+    for (size_t t = 0; t < K->c->type_count; t++)
+        if (K->c->types[t].object)
+            for (size_t i = 0; i < K->c->types[t].object->rule_count; i++)
+                all[k++] = &K->c->types[t].object->rules[i];
+    qsort(all, k, sizeof *all, compare_rule_ids);
+    for (size_t i = 1; i < k; i++) {
+        if (!all[i]->id || !all[i - 1]->id || strcmp(all[i]->id, all[i - 1]->id) != 0)
+            continue;
+        size_t j = i - 1;
+        while (j > 0 && strcmp(all[j - 1]->id, all[i]->id) == 0)
+            j--;
+        cc_error(K->d, K->path, all[i]->mark, "duplicate rule id '%s'", all[i]->id);
+        cc_diag_related(K->d, K->path, all[j]->mark, "rule '%s' first appears here", all[j]->id);
+    }
+    free(all);
+}
+
+/* ---- examples --------------------------------------------------------- */
+
+static size_t code_points(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            n++;
+    return n;
+}
+
+static void bad_example(checker_t *K, const cc_field_t *f, const char *why)
+{
+    cc_error(K->d, K->path, f->example_mark, "example '%s' of field '%s' is not a valid value: %s",
+             f->example, f->name, why);
+}
+
+static void bound_example(checker_t *K, const cc_field_t *f, const char *side,
+                          const char *bound)
+{
+    char why[120];
+    snprintf(why, sizeof why, "%s %.80s", side, bound ? bound : "?");
+    bad_example(K, f, why);
+}
+
+static void check_example(checker_t *K, const cc_field_t *f)
+{
+    const cc_value_t *v = &f->value;
+    const char *e = f->example;
+    size_t len = strlen(e);
+    char why[200];
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING: {
+        size_t n = code_points(e);
+        if (v->has_min_length && n < v->min_length) {
+            snprintf(why, sizeof why, "%zu characters, fewer than min_length %u", n,
+                     (unsigned)v->min_length);
+            bad_example(K, f, why);
+        } else if (v->has_max_length && n > v->max_length) {
+            snprintf(why, sizeof why, "%zu characters, more than max_length %u", n,
+                     (unsigned)v->max_length);
+            bad_example(K, f, why);
+        }
+        if (v->dfa && !cc_dfa_matches(v->dfa, e, len)) {
+            snprintf(why, sizeof why, "it does not match the pattern '%.120s'", v->pattern);
+            bad_example(K, f, why);
+        }
+        break;
+    }
+    case CONTRACTC_TYPE_INTEGER: {
+        int64_t x;
+        if (!cc_is_integer_text(e) || cc_convert_integer(e, len, &x) != CC_CONVERT_OK) {
+            bad_example(K, f, "not an integer within ±9007199254740991");
+        } else if (v->has_minimum && x < v->minimum) {
+            snprintf(why, sizeof why, "below minimum %lld", (long long)v->minimum);
+            bad_example(K, f, why);
+        } else if (v->has_maximum && x > v->maximum) {
+            snprintf(why, sizeof why, "above maximum %lld", (long long)v->maximum);
+            bad_example(K, f, why);
+        }
+        break;
+    }
+    case CONTRACTC_TYPE_NUMBER: {
+        double x;
+        if (!cc_is_json_number(e) || cc_convert_number(e, len, &x) != CC_CONVERT_OK)
+            bad_example(K, f, "not a JSON number");
+        else if (v->has_minimum && x < v->number_minimum)
+            bound_example(K, f, "below minimum", v->minimum_text);
+        else if (v->has_maximum && x > v->number_maximum)
+            bound_example(K, f, "above maximum", v->maximum_text);
+        break;
+    }
+    case CONTRACTC_TYPE_BOOLEAN:
+        if (strcmp(e, "true") != 0 && strcmp(e, "false") != 0)
+            bad_example(K, f, "a boolean is true or false");
+        break;
+    case CONTRACTC_TYPE_DECIMAL: {
+        int64_t x;
+        cc_convert_t r = cc_convert_decimal(e, len, v->scale, v->is_signed, &x);
+        if (r != CC_CONVERT_OK) {
+            char like[42];
+            cc_format_decimal(v->is_signed ? -125000 : 125000, v->scale, like);
+            snprintf(why, sizeof why, "not a decimal like \"%s\" (%u fraction digits%s)", like,
+                     (unsigned)v->scale, v->is_signed ? "" : ", no sign");
+            bad_example(K, f, why);
+        } else if (v->has_minimum && x < v->minimum) {
+            bound_example(K, f, "below minimum", v->minimum_text);
+        } else if (v->has_maximum && x > v->maximum) {
+            bound_example(K, f, "above maximum", v->maximum_text);
+        }
+        break;
+    }
+    case CONTRACTC_TYPE_ENUM: {
+        const cc_enum_t *en = v->enumeration;
+        if (!en)
+            break;
+        size_t i = 0;
+        while (i < en->count && strcmp(en->values[i], e) != 0)
+            i++;
+        if (i == en->count)
+            bad_example(K, f, "not one of the enum's values");
+        break;
+    }
+    case CONTRACTC_TYPE_DATE: {
+        contractc_date_t d;
+        if (cc_convert_date(e, len, &d) != CC_CONVERT_OK)
+            bad_example(K, f, "not a calendar date YYYY-MM-DD");
+        break;
+    }
+    case CONTRACTC_TYPE_DATETIME: {
+        contractc_datetime_t dt;
+        if (cc_convert_datetime(e, len, &dt) != CC_CONVERT_OK)
+            bad_example(K, f, "not an RFC 3339 date-time such as 2024-03-01T12:00:00Z");
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Walks the fields an object owns (inline objects included, named types
+ * not followed): grounding, examples, and the rules of each object. */
+static void check_object(checker_t *K, cc_object_t *o)
+{
+    for (size_t i = 0; i < o->field_count; i++) {
+        cc_field_t *f = &o->fields[i];
+        check_grounded_value(K, &f->value, f);
+        if (f->example)
+            check_example(K, f);
+        const cc_value_t *v = &f->value;
+        if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+            v = v->items;
+        if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !v->object->named)
+            check_object(K, v->object);
+    }
+    for (size_t i = 0; i < o->rule_count; i++)
+        check_rule(K, o, &o->rules[i]);
+}
+
+void cc_check_contract(cc_contract_t *c, cc_diags_t *diags)
+{
+    checker_t K;
+    memset(&K, 0, sizeof K);
+    K.c = c;
+    K.d = diags;
+    K.path = c->path;
+    size_t n = c->type_count ? c->type_count : 1;
+    K.state = calloc(n, sizeof *K.state);
+    K.depth = calloc(n, sizeof *K.depth);
+    if (!K.state || !K.depth) {
+        const cc_mark_t whole = {0, 0};
+        cc_error(diags, c->path, whole, "out of memory");
+    } else {
+        check_depth(&K);
+    }
+    free(K.state);
+    free(K.depth);
+
+    for (size_t i = 0; i < c->type_count; i++)
+        if (c->types[i].object)
+            check_object(&K, c->types[i].object);
+    check_object(&K, &c->root);
+    check_rule_ids(&K);
+}

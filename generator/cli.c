@@ -1,0 +1,434 @@
+/*
+ * cli.c - the `contractc` command line (design page, "The CLI").
+ *
+ *   contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--check]
+ *   contractc lint CONTRACT...
+ *   contractc validate CONTRACT REPLY [--source FILE] [--json]
+ *   contractc schema CONTRACT [--schema-dialect D]
+ *   contractc prompt CONTRACT
+ *
+ * Exit codes: 0 success; 1 contract errors, a rejected reply, or drift;
+ * 2 usage (and, for validate and --check, a contract error).
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "generator.h"
+#include "tables.h"
+
+#define EXIT_REJECTED 1
+#define EXIT_USAGE 2
+
+static const char usage_text[] =
+    "usage: contractc COMMAND ...\n"
+    "\n"
+    "  generate CONTRACT... -o DIR [--schema-dialect D]... [--check]\n"
+    "        write NAME.h, NAME.c, NAME.schema.json and NAME.prompt.txt to DIR\n"
+    "        (--check compares instead of writing: exit 1 on drift)\n"
+    "  lint CONTRACT...              print every diagnostic (exit 1 on errors)\n"
+    "  validate CONTRACT REPLY [--source FILE] [--json]\n"
+    "        check a reply (a file, or - for stdin) as the generated parser\n"
+    "        would: exit 0 accepted, 1 rejected, 2 usage or contract error\n"
+    "  schema CONTRACT [--schema-dialect D]   print the JSON Schema\n"
+    "  prompt CONTRACT                        print the prompt\n"
+    "  --help, --version\n";
+
+/* Loads a contract, printing its diagnostics; NULL on errors. */
+static cc_contract_t *load(const char *path, FILE *err, bool print_notes)
+{
+    cc_diags_t d;
+    cc_diags_init(&d);
+    cc_contract_t *c = cc_contract_load(path, &d);
+    if (!c || d.errors || print_notes)
+        cc_diags_print(&d, err);
+    if (c && d.errors) {
+        cc_contract_free(c);
+        c = NULL;
+    }
+    cc_diags_free(&d);
+    return c;
+}
+
+static char *join_path(const char *dir, const char *name, const char *ext)
+{
+    size_t n = strlen(dir) + 1 + strlen(name) + strlen(ext) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s%s", dir, name, ext);
+    return p;
+}
+
+/* Writes a file atomically: a temporary file in the same directory, then
+ * rename(), so no half-written artifact is ever left as if generated. */
+static bool write_file(const char *path, const char *data, size_t len, FILE *err)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return false;
+    snprintf(tmp, n, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(err, "contractc: cannot write %s: %s\n", path, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    FILE *f = fdopen(fd, "wb");
+    bool ok = f && fwrite(data, 1, len, f) == len;
+    if (f)
+        ok = (fclose(f) == 0) && ok;
+    else
+        close(fd);
+    if (ok)
+        ok = chmod(tmp, 0644) == 0 && rename(tmp, path) == 0;
+    if (!ok) {
+        fprintf(err, "contractc: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return ok;
+}
+
+/* 0 same, 1 differs or missing. */
+static int compare_file(const char *path, const char *data, size_t len)
+{
+    size_t have_len = 0;
+    char *have = cc_read_file(path, &have_len);
+    int differs = !have || have_len != len || memcmp(have, data, len) != 0;
+    free(have);
+    return differs;
+}
+
+static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *dir = NULL;
+    bool check = false;
+    const char **contracts = calloc((size_t)argc + 1, sizeof *contracts);
+    size_t count = 0;
+    if (!contracts)
+        return EXIT_USAGE;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (strcmp(argv[i], "--check") == 0) {
+            check = true;
+        } else if (strcmp(argv[i], "--schema-dialect") == 0 && i + 1 < argc) {
+            fprintf(err, "contractc: --schema-dialect %s: dialect schemas are not built by this "
+                         "version yet\n", argv[i + 1]);
+            free(contracts);
+            return EXIT_USAGE;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(err, "contractc generate: unknown option '%s'\n%s", argv[i], usage_text);
+            free(contracts);
+            return EXIT_USAGE;
+        } else {
+            contracts[count++] = argv[i];
+        }
+    }
+    if (!dir || count == 0) {
+        fprintf(err, "contractc generate: needs CONTRACT... and -o DIR\n%s", usage_text);
+        free(contracts);
+        return EXIT_USAGE;
+    }
+    int status = 0;
+    for (size_t i = 0; i < count; i++) {
+        cc_contract_t *m = load(contracts[i], err, false);
+        if (!m) {
+            status = check ? EXIT_USAGE : 1;
+            continue;
+        }
+        cc_artifacts_t a;
+        if (!cc_build_artifacts(m, &a)) {
+            fprintf(err, "contractc: out of memory generating %s\n", contracts[i]);
+            cc_contract_free(m);
+            status = check ? EXIT_USAGE : 1;
+            continue;
+        }
+        struct { const char *ext; const char *data; size_t len; } files[] = {
+            {".h", a.header, a.header_len},
+            {".c", a.source, a.source_len},
+            {".schema.json", a.schema, a.schema_len},
+            {".prompt.txt", a.prompt, a.prompt_len},
+        };
+        for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+            char *path = join_path(dir, m->name, files[k].ext);
+            if (!path) {
+                status = 1;
+                continue;
+            }
+            if (check) {
+                if (compare_file(path, files[k].data, files[k].len)) {
+                    fprintf(out, "%s: differs from %s (run contractc generate %s -o %s)\n", path,
+                            contracts[i], contracts[i], dir);
+                    if (status == 0)
+                        status = 1;
+                }
+            } else if (!write_file(path, files[k].data, files[k].len, err)) {
+                status = 1;
+            }
+            free(path);
+        }
+        cc_artifacts_free(&a);
+        cc_contract_free(m);
+    }
+    free(contracts);
+    return status;
+}
+
+static int cmd_lint(int argc, char **argv, FILE *err)
+{
+    if (argc == 0) {
+        fprintf(err, "contractc lint: needs CONTRACT...\n%s", usage_text);
+        return EXIT_USAGE;
+    }
+    int status = 0;
+    for (int i = 0; i < argc; i++) {
+        cc_diags_t d;
+        cc_diags_init(&d);
+        cc_contract_t *c = cc_contract_load(argv[i], &d);
+        cc_diags_print(&d, err);
+        if (!c || d.errors)
+            status = 1;
+        cc_contract_free(c);
+        cc_diags_free(&d);
+    }
+    return status;
+}
+
+static int cmd_print(int argc, char **argv, FILE *out, FILE *err, bool schema)
+{
+    const char *path = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (schema && strcmp(argv[i], "--schema-dialect") == 0 && i + 1 < argc) {
+            fprintf(err, "contractc: --schema-dialect %s: dialect schemas are not built by this "
+                         "version yet\n", argv[i + 1]);
+            return EXIT_USAGE;
+        } else if (!path && !(argv[i][0] == '-' && argv[i][1])) {
+            path = argv[i];
+        } else {
+            fprintf(err, "contractc: unexpected argument '%s'\n%s", argv[i], usage_text);
+            return EXIT_USAGE;
+        }
+    }
+    if (!path) {
+        fprintf(err, "contractc: needs CONTRACT\n%s", usage_text);
+        return EXIT_USAGE;
+    }
+    cc_contract_t *m = load(path, err, false);
+    if (!m)
+        return 1;
+    size_t len = 0;
+    char *text = schema ? cc_emit_schema(m, &len) : cc_emit_prompt(m, &len);
+    cc_contract_free(m);
+    if (!text) {
+        fprintf(err, "contractc: out of memory\n");
+        return 1;
+    }
+    fwrite(text, 1, len, out);
+    free(text);
+    return 0;
+}
+
+static char *read_input(const char *path, size_t *len)
+{
+    if (strcmp(path, "-") != 0)
+        return cc_read_file(path, len);
+    cc_buf_t b = CC_BUF_INIT;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+        cc_buf_append(&b, chunk, n);
+    if (ferror(stdin)) {
+        cc_buf_free(&b);
+        return NULL;
+    }
+    return cc_buf_take(&b, len);
+}
+
+/* The `check` rules the CLI cannot run (the user's C code), as ids. */
+static void list_not_run(const cc_object_t *o, cJSON *arr, unsigned depth)
+{
+    if (!o || depth > 64)
+        return;
+    for (size_t i = 0; i < o->field_count; i++) {
+        const cc_value_t *v = &o->fields[i].value;
+        while (v && v->type == CONTRACTC_TYPE_ARRAY)
+            v = v->items;
+        if (v && v->type == CONTRACTC_TYPE_OBJECT)
+            list_not_run(v->object, arr, depth + 1);
+    }
+    for (size_t i = 0; i < o->rule_count; i++) {
+        if (o->rules[i].kind != CC_RULE_CHECK)
+            continue;
+        bool dup = false;
+        for (int k = 0; k < cJSON_GetArraySize(arr); k++)
+            dup = dup || strcmp(cJSON_GetArrayItem(arr, k)->valuestring, o->rules[i].id) == 0;
+        if (!dup)
+            cJSON_AddItemToArray(arr, cJSON_CreateString(o->rules[i].id));
+    }
+}
+
+static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *contract_path = NULL, *reply_path = NULL, *source_path = NULL;
+    bool json = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--source") == 0 && i + 1 < argc)
+            source_path = argv[++i];
+        else if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(err, "contractc validate: unknown option '%s'\n%s", argv[i], usage_text);
+            return EXIT_USAGE;
+        } else if (!contract_path)
+            contract_path = argv[i];
+        else if (!reply_path)
+            reply_path = argv[i];
+        else {
+            fprintf(err, "contractc validate: unexpected argument '%s'\n%s", argv[i], usage_text);
+            return EXIT_USAGE;
+        }
+    }
+    if (!contract_path || !reply_path) {
+        fprintf(err, "contractc validate: needs CONTRACT and REPLY\n%s", usage_text);
+        return EXIT_USAGE;
+    }
+    cc_contract_t *m = load(contract_path, err, false);
+    if (!m)
+        return EXIT_USAGE;
+    if (m->has_source && !source_path) {
+        fprintf(err, "contractc validate: %s grounds values in %s: give it with --source FILE\n",
+                contract_path, m->source_name ? m->source_name : "a source text");
+        cc_contract_free(m);
+        return EXIT_USAGE;
+    }
+    if (!m->has_source && source_path) {
+        fprintf(err, "contractc validate: %s has no source; --source is not allowed\n", contract_path);
+        cc_contract_free(m);
+        return EXIT_USAGE;
+    }
+    int status = EXIT_USAGE;
+    size_t reply_len = 0, source_len = 0;
+    char *reply = NULL, *source = NULL;
+    cc_artifacts_t a;
+    memset(&a, 0, sizeof a);
+    cc_tables_t *t = NULL;
+    void *record = NULL;
+    contractc_problems_t problems;
+    contractc_problems_init(&problems);
+    reply = read_input(reply_path, &reply_len);
+    if (!reply) {
+        fprintf(err, "contractc validate: cannot read %s: %s\n", reply_path, strerror(errno));
+        goto done;
+    }
+    if (source_path && !(source = cc_read_file(source_path, &source_len))) {
+        fprintf(err, "contractc validate: cannot read %s: %s\n", source_path, strerror(errno));
+        goto done;
+    }
+    if (!cc_build_artifacts(m, &a) || !(t = cc_tables_build(m, a.hash)) ||
+        !(record = calloc(1, t->contract.root->size))) {
+        fprintf(err, "contractc validate: out of memory\n");
+        goto done;
+    }
+    contractc_status_t rc = contractc_parse(&t->contract, reply, reply_len, source, source_len,
+                                            NULL, record, &problems);
+    if (rc == CONTRACTC_EINVAL || rc == CONTRACTC_ENOMEM) {
+        fprintf(err, "contractc validate: %s\n", problems.error ? problems.error : contractc_status_name(rc));
+        goto done;
+    }
+    cJSON *not_run = cJSON_CreateArray();
+    list_not_run(&m->root, not_run, 0);
+    if (cJSON_GetArraySize(not_run) > 0) {
+        fprintf(err, "contractc validate: note: check rules are the user's C code and did not run:");
+        for (int k = 0; k < cJSON_GetArraySize(not_run); k++)
+            fprintf(err, " %s", cJSON_GetArrayItem(not_run, k)->valuestring);
+        fprintf(err, "\n");
+    }
+    char *value = rc == CONTRACTC_OK ? contractc_to_json(&t->contract, record, NULL) : NULL;
+    if (json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddBoolToObject(root, "accepted", rc == CONTRACTC_OK);
+        cJSON *arr = cJSON_AddArrayToObject(root, "problems");
+        for (size_t i = 0; i < contractc_problems_count(&problems); i++) {
+            const contractc_problem_t *p = contractc_problem_at(&problems, i);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "path", p->path);
+            cJSON_AddStringToObject(o, "kind", contractc_kind_name(p->kind));
+            cJSON_AddStringToObject(o, "message", p->message);
+            if (p->rule)
+                cJSON_AddStringToObject(o, "rule", p->rule);
+            cJSON_AddItemToArray(arr, o);
+        }
+        cJSON_AddNumberToObject(root, "dropped", (double)problems.dropped);
+        cJSON_AddBoolToObject(root, "fenced", problems.fenced);
+        if (value)
+            cJSON_AddItemToObject(root, "value", cJSON_CreateRaw(value));
+        cJSON_AddItemToObject(root, "not_run", not_run);
+        not_run = NULL;
+        char *text = cJSON_PrintUnformatted(root);
+        if (text) {
+            fprintf(out, "%s\n", text);
+            free(text);
+        }
+        cJSON_Delete(root);
+    } else if (rc == CONTRACTC_OK) {
+        fprintf(out, "%s\n", value ? value : "");
+    } else {
+        for (size_t i = 0; i < contractc_problems_count(&problems); i++) {
+            const contractc_problem_t *p = contractc_problem_at(&problems, i);
+            fprintf(out, "%s: %s\n", p->path, p->message);
+        }
+        if (problems.dropped)
+            fprintf(out, "... and %zu more\n", problems.dropped);
+    }
+    cJSON_Delete(not_run);
+    free(value);
+    status = rc == CONTRACTC_OK ? 0 : EXIT_REJECTED;
+    if (rc == CONTRACTC_OK)
+        contractc_record_free(&t->contract, record);
+done:
+    contractc_problems_clear(&problems);
+    free(record);
+    cc_tables_free(t);
+    cc_artifacts_free(&a);
+    free(reply);
+    free(source);
+    cc_contract_free(m);
+    return status;
+}
+
+int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    if (argc < 2) {
+        fputs(usage_text, err);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    int rest = argc - 2;
+    char **args = argv + 2;
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_text, out);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        fprintf(out, "contractc %s (descriptor ABI %d)\n", CONTRACTC_VERSION, CONTRACTC_ABI_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "generate") == 0)
+        return cmd_generate(rest, args, out, err);
+    if (strcmp(cmd, "lint") == 0)
+        return cmd_lint(rest, args, err);
+    if (strcmp(cmd, "validate") == 0)
+        return cmd_validate(rest, args, out, err);
+    if (strcmp(cmd, "schema") == 0)
+        return cmd_print(rest, args, out, err, true);
+    if (strcmp(cmd, "prompt") == 0)
+        return cmd_print(rest, args, out, err, false);
+    fprintf(err, "contractc: unknown command '%s'\n%s", cmd, usage_text);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,812 @@
+/*
+ * gen_c.c - writes NAME.h and NAME.c.
+ *
+ * Section order (fixed): banner and version guards (templates), enums,
+ * structs (each after the types it contains), then in NAME.c the tables in
+ * dependency order: pattern DFAs, enum values, array item values, fields,
+ * key lookups and rules of each object, the objects, the contract; the typed
+ * entry points (templates); the texts.  Every value comes from tables.c, so
+ * NAME.c and `contractc validate` interpret the same tables; sizes and
+ * offsets are written as sizeof/offsetof for the compiler to fill in.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generator.h"
+#include "tables.h"
+#include "templates.h"
+
+/* ---- templates ------------------------------------------------------------ */
+
+bool cc_render_template(const char *name, const char *const *keys,
+                        const char *const *values, size_t count, cc_buf_t *out)
+{
+    const cc_template_t *tmpl = NULL;
+    for (size_t i = 0; i < cc_template_count; i++)
+        if (strcmp(cc_templates[i].name, name) == 0)
+            tmpl = &cc_templates[i];
+    if (!tmpl)
+        return false;
+    const char *p = tmpl->text, *end = tmpl->text + tmpl->len;
+    while (p < end) {
+        const char *open = strstr(p, "{{");
+        if (!open || open >= end) {
+            cc_buf_append(out, p, (size_t)(end - p));
+            break;
+        }
+        cc_buf_append(out, p, (size_t)(open - p));
+        const char *close = strstr(open, "}}");
+        if (!close)
+            return false;
+        size_t n = (size_t)(close - open - 2);
+        size_t k = 0;
+        while (k < count && !(strlen(keys[k]) == n && memcmp(keys[k], open + 2, n) == 0))
+            k++;
+        if (k == count)
+            return false;
+        cc_buf_puts(out, values[k]);
+        p = close + 2;
+    }
+    return !out->failed;
+}
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+typedef struct emit {
+    const cc_contract_t *m;
+    const cc_tables_t *t;
+    cc_buf_t types;     /* NAME.h types section */
+    cc_buf_t checks;    /* NAME.h check declarations */
+    cc_buf_t tables;    /* NAME.c tables section */
+    bool *object_done;  /* [t->object_count] */
+    bool *items_done;   /* [t->item_count] */
+    bool *items_typed;  /* [t->item_count]: its C struct is written */
+    bool *object_typed; /* [t->object_count] */
+} emit_t;
+
+static size_t object_index(const emit_t *e, const cc_object_t *o)
+{
+    for (size_t i = 0; i < e->t->object_count; i++)
+        if (e->t->objects[i].model == o)
+            return i;
+    return (size_t)-1;
+}
+
+static size_t items_index(const emit_t *e, const cc_value_t *v)
+{
+    for (size_t i = 0; i < e->t->item_count; i++)
+        if (e->t->items[i].model == v)
+            return i;
+    return (size_t)-1;
+}
+
+static const char *type_enum_name(contractc_type_t type)
+{
+    switch (type) {
+    case CONTRACTC_TYPE_STRING: return "CONTRACTC_TYPE_STRING";
+    case CONTRACTC_TYPE_INTEGER: return "CONTRACTC_TYPE_INTEGER";
+    case CONTRACTC_TYPE_NUMBER: return "CONTRACTC_TYPE_NUMBER";
+    case CONTRACTC_TYPE_BOOLEAN: return "CONTRACTC_TYPE_BOOLEAN";
+    case CONTRACTC_TYPE_DECIMAL: return "CONTRACTC_TYPE_DECIMAL";
+    case CONTRACTC_TYPE_ENUM: return "CONTRACTC_TYPE_ENUM";
+    case CONTRACTC_TYPE_DATE: return "CONTRACTC_TYPE_DATE";
+    case CONTRACTC_TYPE_DATETIME: return "CONTRACTC_TYPE_DATETIME";
+    case CONTRACTC_TYPE_OBJECT: return "CONTRACTC_TYPE_OBJECT";
+    case CONTRACTC_TYPE_ARRAY: return "CONTRACTC_TYPE_ARRAY";
+    }
+    return "0";
+}
+
+static const char *type_word(contractc_type_t type)
+{
+    switch (type) {
+    case CONTRACTC_TYPE_STRING: return "string";
+    case CONTRACTC_TYPE_INTEGER: return "integer";
+    case CONTRACTC_TYPE_NUMBER: return "number";
+    case CONTRACTC_TYPE_BOOLEAN: return "boolean";
+    case CONTRACTC_TYPE_DECIMAL: return "decimal";
+    case CONTRACTC_TYPE_ENUM: return "enum";
+    case CONTRACTC_TYPE_DATE: return "date";
+    case CONTRACTC_TYPE_DATETIME: return "datetime";
+    case CONTRACTC_TYPE_OBJECT: return "object";
+    case CONTRACTC_TYPE_ARRAY: return "array";
+    }
+    return "?";
+}
+
+/* Writes text safe inside a C comment (no comment terminator, one line). */
+static void comment_text(cc_buf_t *b, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '\n' || *s == '\r')
+            cc_buf_putc(b, ' ');
+        else if (s[0] == '*' && s[1] == '/')
+            cc_buf_puts(b, "* ");
+        else if (s[0] == '/' && s[1] == '*')
+            cc_buf_puts(b, "/ ");
+        else
+            cc_buf_putc(b, *s);
+    }
+}
+
+static void c_literal(cc_buf_t *b, const char *s)
+{
+    if (!s) {
+        cc_buf_puts(b, "NULL");
+        return;
+    }
+    cc_buf_putc(b, '"');
+    cc_buf_c_string(b, s, strlen(s));
+    cc_buf_putc(b, '"');
+}
+
+/* The C type of an array item or scalar member. */
+static void item_c_type(emit_t *e, cc_buf_t *b, const cc_value_t *v)
+{
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING: cc_buf_puts(b, "contractc_string_t"); break;
+    case CONTRACTC_TYPE_INTEGER:
+    case CONTRACTC_TYPE_DECIMAL: cc_buf_puts(b, "int64_t"); break;
+    case CONTRACTC_TYPE_NUMBER: cc_buf_puts(b, "double"); break;
+    case CONTRACTC_TYPE_BOOLEAN: cc_buf_puts(b, "bool"); break;
+    case CONTRACTC_TYPE_ENUM: cc_buf_puts(b, v->enumeration->c_type); break;
+    case CONTRACTC_TYPE_DATE: cc_buf_puts(b, "contractc_date_t"); break;
+    case CONTRACTC_TYPE_DATETIME: cc_buf_puts(b, "contractc_datetime_t"); break;
+    case CONTRACTC_TYPE_OBJECT: cc_buf_puts(b, v->object->c_type); break;
+    case CONTRACTC_TYPE_ARRAY: {
+        size_t i = items_index(e, v->items);
+        cc_buf_printf(b, "%s_t", i == (size_t)-1 ? "void" : e->t->items[i].ident);
+        break;
+    }
+    }
+}
+
+/* ---- NAME.h: enums and structs --------------------------------------------- */
+
+static void emit_enum_type(emit_t *e, const cc_table_enum_t *te)
+{
+    const cc_enum_t *em = te->model;
+    cc_buf_t *b = &e->types;
+    cc_buf_printf(b, "\n/* %s: ", em->named ? "named enum" : "enum");
+    for (size_t i = 0; i < em->count; i++) {
+        if (i)
+            cc_buf_puts(b, i + 1 == em->count ? " or " : ", ");
+        cc_buf_putc(b, '"');
+        comment_text(b, em->values[i]);
+        cc_buf_putc(b, '"');
+    }
+    cc_buf_printf(b, ". 0 means none (null). */\n");
+    size_t n = strlen(em->c_type);
+    cc_buf_printf(b, "typedef enum %.*s {\n", (int)(n > 2 ? n - 2 : n), em->c_type);
+    cc_buf_printf(b, "    %s_NONE = 0,\n", em->c_prefix);
+    for (size_t i = 0; i < em->count; i++) {
+        cc_buf_printf(b, "    %s%s /* \"", em->c_constants[i], i + 1 < em->count ? "," : " ");
+        comment_text(b, em->values[i]);
+        cc_buf_puts(b, "\" */\n");
+    }
+    cc_buf_printf(b, "} %s;\n", em->c_type);
+}
+
+static void emit_object_type(emit_t *e, size_t index);
+
+/* Makes sure the C types a value needs are written first. */
+static void emit_value_types(emit_t *e, const cc_value_t *v)
+{
+    if (v->type == CONTRACTC_TYPE_OBJECT) {
+        size_t i = object_index(e, v->object);
+        if (i != (size_t)-1)
+            emit_object_type(e, i);
+    } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
+        emit_value_types(e, v->items);
+        if (v->items->type == CONTRACTC_TYPE_ARRAY) {
+            size_t i = items_index(e, v->items);
+            if (i != (size_t)-1 && !e->items_typed[i]) {
+                e->items_typed[i] = true;
+                cc_buf_printf(&e->types, "\n/* An array of arrays: one inner list. */\ntypedef struct %s {\n    ",
+                              e->t->items[i].ident);
+                item_c_type(e, &e->types, v->items->items);
+                cc_buf_printf(&e->types, " *items;\n    size_t count;\n} %s_t;\n", e->t->items[i].ident);
+            }
+        }
+    }
+}
+
+static void member_comment(cc_buf_t *b, const cc_field_t *f)
+{
+    const cc_value_t *v = &f->value;
+    cc_buf_puts(b, " /* ");
+    cc_buf_puts(b, type_word(v->type));
+    if (v->type == CONTRACTC_TYPE_DECIMAL)
+        cc_buf_printf(b, " in minor units, scale %u", (unsigned)v->scale);
+    if (v->type == CONTRACTC_TYPE_STRING)
+        cc_buf_puts(b, ", UTF-8, NUL-terminated");
+    if (v->grounded)
+        cc_buf_puts(b, ", grounded");
+    if (f->nullable)
+        cc_buf_puts(b, ", nullable");
+    if (f->description) {
+        cc_buf_puts(b, ": ");
+        comment_text(b, f->description);
+    }
+    cc_buf_puts(b, " */");
+}
+
+static void emit_object_type(emit_t *e, size_t index)
+{
+    if (e->object_typed[index])
+        return;
+    e->object_typed[index] = true;
+    const cc_object_t *o = e->t->objects[index].model;
+    for (size_t i = 0; i < o->field_count; i++)
+        emit_value_types(e, &o->fields[i].value);
+    cc_buf_t *b = &e->types;
+    if (index == 0)
+        cc_buf_printf(b, "\n/* The record: one accepted reply. */\n");
+    else
+        cc_buf_printf(b, "\n/* %s%s */\n", o->named ? "Named type " : "An inline object",
+                      o->named ? o->type_name : "");
+    cc_buf_printf(b, "typedef struct %s {\n", o->c_struct);
+    for (size_t i = 0; i < o->field_count; i++) {
+        const cc_field_t *f = &o->fields[i];
+        const cc_value_t *v = &f->value;
+        if (f->nullable)
+            cc_buf_printf(b, "    bool has_%s; /* false: null, not stated */\n", f->c_member);
+        cc_buf_puts(b, "    ");
+        if (v->type == CONTRACTC_TYPE_STRING) {
+            cc_buf_printf(b, "const char *%s; size_t %s_len;", f->c_member, f->c_member);
+        } else if (v->type == CONTRACTC_TYPE_ARRAY) {
+            item_c_type(e, b, v->items);
+            cc_buf_printf(b, " *%s; size_t %s_count;", f->c_member, f->c_member);
+        } else {
+            item_c_type(e, b, v);
+            cc_buf_printf(b, " %s;", f->c_member);
+        }
+        member_comment(b, f);
+        cc_buf_putc(b, '\n');
+    }
+    if (index == 0)
+        cc_buf_puts(b, "    contractc_arena_t *arena_; /* owns every pointer above */\n");
+    else if (o->field_count == 0)
+        cc_buf_puts(b, "    char unused_; /* an empty object; C has no empty struct */\n");
+    cc_buf_printf(b, "} %s;\n", o->c_type);
+}
+
+/* ---- NAME.c: tables ---------------------------------------------------------- */
+
+static void emit_dfa(emit_t *e, const cc_table_dfa_t *d)
+{
+    cc_buf_t *b = &e->tables;
+    const contractc_dfa_t *t = d->table;
+    cc_buf_puts(b, "\n/* pattern ");
+    comment_text(b, t->source);
+    cc_buf_printf(b, ": %" PRIu32 " states (0 is dead), %" PRIu32 " byte classes */\n",
+                  t->state_count, t->class_count);
+    cc_buf_printf(b, "static const uint8_t %s_class[256] = {", d->ident);
+    for (int i = 0; i < 256; i++)
+        cc_buf_printf(b, "%s%u%s", i % 16 ? " " : "\n    ", t->byte_class[i], i < 255 ? "," : "");
+    cc_buf_printf(b, "\n};\nstatic const uint16_t %s_next[%" PRIu32 "] = {", d->ident,
+                  t->state_count * t->class_count);
+    for (uint32_t s = 0; s < t->state_count; s++) {
+        cc_buf_printf(b, "\n    /* %" PRIu32 " */", s);
+        for (uint32_t c = 0; c < t->class_count; c++)
+            cc_buf_printf(b, " %u%s", t->next[s * t->class_count + c],
+                          s + 1 < t->state_count || c + 1 < t->class_count ? "," : "");
+    }
+    cc_buf_printf(b, "\n};\nstatic const uint8_t %s_accepting[%" PRIu32 "] = {", d->ident, t->state_count);
+    for (uint32_t s = 0; s < t->state_count; s++)
+        cc_buf_printf(b, "%s%u%s", s % 16 ? " " : "\n    ", t->accepting[s], s + 1 < t->state_count ? "," : "");
+    cc_buf_printf(b, "\n};\nstatic const contractc_dfa_t %s = {\n", d->ident);
+    cc_buf_puts(b, "    .source = ");
+    c_literal(b, t->source);
+    cc_buf_printf(b, ",\n    .state_count = %" PRIu32 ",\n    .class_count = %" PRIu32
+                     ",\n    .start = %" PRIu32 ",\n",
+                  t->state_count, t->class_count, t->start);
+    cc_buf_printf(b, "    .byte_class = %s_class,\n    .next = %s_next,\n    .accepting = %s_accepting\n};\n",
+                  d->ident, d->ident, d->ident);
+}
+
+static void emit_enum_table(emit_t *e, const cc_table_enum_t *te)
+{
+    cc_buf_t *b = &e->tables;
+    cc_buf_printf(b, "\n/* allowed spellings of %s; C value = index + 1 */\n", te->table->name);
+    cc_buf_printf(b, "static const contractc_enum_value_t %s_values[%" PRIu32 "] = {\n", te->ident,
+                  te->table->count ? te->table->count : 1);
+    for (uint32_t i = 0; i < te->table->count; i++) {
+        cc_buf_puts(b, "    { ");
+        c_literal(b, te->values[i].text);
+        cc_buf_printf(b, ", %" PRIu32 " }%s /* %s */\n", te->values[i].len,
+                      i + 1 < te->table->count ? "," : "", te->model->c_constants[i]);
+    }
+    cc_buf_printf(b, "};\nstatic const contractc_enum_t %s_enum = { ", te->ident);
+    c_literal(b, te->table->name);
+    cc_buf_printf(b, ", %s_values, %" PRIu32 " };\n", te->ident, te->table->count);
+}
+
+static void emit_object_tables(emit_t *e, size_t index);
+static void emit_items_table(emit_t *e, const cc_value_t *items);
+
+/* Writes the tables a value refers to. */
+static void emit_value_deps(emit_t *e, const cc_value_t *v)
+{
+    if (v->type == CONTRACTC_TYPE_OBJECT) {
+        size_t i = object_index(e, v->object);
+        if (i != (size_t)-1)
+            emit_object_tables(e, i);
+    } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
+        emit_items_table(e, v->items);
+    }
+}
+
+static void put_int64(cc_buf_t *b, int64_t v)
+{
+    if (v == INT64_MIN)
+        cc_buf_puts(b, "INT64_MIN");
+    else if (v == INT64_MAX)
+        cc_buf_puts(b, "INT64_MAX");
+    else if (v == CONTRACTC_INTEGER_MIN)
+        cc_buf_puts(b, "CONTRACTC_INTEGER_MIN");
+    else if (v == CONTRACTC_INTEGER_MAX)
+        cc_buf_puts(b, "CONTRACTC_INTEGER_MAX");
+    else
+        cc_buf_printf(b, "INT64_C(%" PRId64 ")", v);
+}
+
+static void put_u32(cc_buf_t *b, uint32_t v)
+{
+    if (v == CONTRACTC_UNBOUNDED)
+        cc_buf_puts(b, "CONTRACTC_UNBOUNDED");
+    else
+        cc_buf_printf(b, "%" PRIu32, v);
+}
+
+/* The designated initializer of a contractc_value_t (members that differ
+ * from zero, plus the bounds, which are always written). */
+static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
+                            const contractc_value_t *v, const char *indent)
+{
+    cc_buf_printf(b, "{\n%s    .type = %s,\n", indent, type_enum_name(v->type));
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING:
+        cc_buf_printf(b, "%s    .min_length = ", indent);
+        put_u32(b, v->min_length);
+        cc_buf_printf(b, ", .max_length = ");
+        put_u32(b, v->max_length);
+        cc_buf_puts(b, ",\n");
+        if (v->pattern) {
+            const cc_table_dfa_t *d = cc_tables_dfa(e->t, mv);
+            cc_buf_printf(b, "%s    .pattern = &%s,\n", indent, d ? d->ident : "?");
+        }
+        if (v->grounded)
+            cc_buf_printf(b, "%s    .grounded = true,\n", indent);
+        break;
+    case CONTRACTC_TYPE_INTEGER:
+    case CONTRACTC_TYPE_DECIMAL:
+        cc_buf_printf(b, "%s    .minimum = ", indent);
+        put_int64(b, v->minimum);
+        cc_buf_puts(b, ", .maximum = ");
+        put_int64(b, v->maximum);
+        cc_buf_puts(b, ",\n");
+        if (v->type == CONTRACTC_TYPE_DECIMAL)
+            cc_buf_printf(b, "%s    .scale = %u, .is_signed = %s,\n", indent, (unsigned)v->scale,
+                          v->is_signed ? "true" : "false");
+        break;
+    case CONTRACTC_TYPE_NUMBER:
+        if (v->has_number_minimum)
+            cc_buf_printf(b, "%s    .has_number_minimum = true, .number_minimum = %a, /* %s */\n", indent,
+                          v->number_minimum, v->minimum_text ? v->minimum_text : "");
+        if (v->has_number_maximum)
+            cc_buf_printf(b, "%s    .has_number_maximum = true, .number_maximum = %a, /* %s */\n", indent,
+                          v->number_maximum, v->maximum_text ? v->maximum_text : "");
+        break;
+    case CONTRACTC_TYPE_ENUM: {
+        const cc_table_enum_t *te = cc_tables_enum(e->t, mv->enumeration);
+        cc_buf_printf(b, "%s    .enumeration = &%s_enum,\n", indent, te ? te->ident : "?");
+        break;
+    }
+    case CONTRACTC_TYPE_OBJECT: {
+        size_t i = object_index(e, mv->object);
+        cc_buf_printf(b, "%s    .object = &%s_object,\n", indent,
+                      i == (size_t)-1 ? "?" : e->t->objects[i].ident);
+        break;
+    }
+    case CONTRACTC_TYPE_ARRAY: {
+        size_t i = items_index(e, mv->items);
+        cc_buf_printf(b, "%s    .items = &%s,\n", indent, i == (size_t)-1 ? "?" : e->t->items[i].ident);
+        cc_buf_printf(b, "%s    .min_items = ", indent);
+        put_u32(b, v->min_items);
+        cc_buf_puts(b, ", .max_items = ");
+        put_u32(b, v->max_items);
+        cc_buf_printf(b, ",\n%s    .item_size = sizeof(", indent);
+        item_c_type(e, b, mv->items);
+        cc_buf_puts(b, "), .item_align = offsetof(struct { char c; ");
+        item_c_type(e, b, mv->items);
+        cc_buf_puts(b, " t; }, t),\n");
+        break;
+    }
+    default:
+        break;
+    }
+    if (v->example) {
+        cc_buf_printf(b, "%s    .example = ", indent);
+        c_literal(b, v->example);
+        cc_buf_puts(b, ",\n");
+    }
+    if (v->minimum_text) {
+        cc_buf_printf(b, "%s    .minimum_text = ", indent);
+        c_literal(b, v->minimum_text);
+        cc_buf_puts(b, ",\n");
+    }
+    if (v->maximum_text) {
+        cc_buf_printf(b, "%s    .maximum_text = ", indent);
+        c_literal(b, v->maximum_text);
+        cc_buf_puts(b, ",\n");
+    }
+    /* drop the last ",\n" for a tidy closing brace */
+    if (b->len >= 2 && b->data[b->len - 2] == ',') {
+        b->len -= 2;
+        b->data[b->len] = '\0';
+        cc_buf_putc(b, '\n');
+    }
+    cc_buf_printf(b, "%s}", indent);
+}
+
+static void emit_items_table(emit_t *e, const cc_value_t *items)
+{
+    size_t i = items_index(e, items);
+    if (i == (size_t)-1 || e->items_done[i])
+        return;
+    e->items_done[i] = true;
+    emit_value_deps(e, items);
+    cc_buf_printf(&e->tables, "\n/* array items: %s */\nstatic const contractc_value_t %s = ",
+                  type_word(items->type), e->t->items[i].ident);
+    emit_value_init(e, &e->tables, items, e->t->items[i].table, "");
+    cc_buf_puts(&e->tables, ";\n");
+}
+
+static const char *op_name(contractc_compare_op_t op)
+{
+    switch (op) {
+    case CONTRACTC_OP_LT: return "CONTRACTC_OP_LT";
+    case CONTRACTC_OP_LE: return "CONTRACTC_OP_LE";
+    case CONTRACTC_OP_EQ: return "CONTRACTC_OP_EQ";
+    case CONTRACTC_OP_NE: return "CONTRACTC_OP_NE";
+    case CONTRACTC_OP_GE: return "CONTRACTC_OP_GE";
+    case CONTRACTC_OP_GT: return "CONTRACTC_OP_GT";
+    }
+    return "0";
+}
+
+static const char *rule_kind_name(contractc_rule_kind_t k)
+{
+    switch (k) {
+    case CONTRACTC_RULE_ALL_OR_NONE: return "CONTRACTC_RULE_ALL_OR_NONE";
+    case CONTRACTC_RULE_AT_MOST_ONE: return "CONTRACTC_RULE_AT_MOST_ONE";
+    case CONTRACTC_RULE_EXACTLY_ONE: return "CONTRACTC_RULE_EXACTLY_ONE";
+    case CONTRACTC_RULE_SUM: return "CONTRACTC_RULE_SUM";
+    case CONTRACTC_RULE_COMPARE: return "CONTRACTC_RULE_COMPARE";
+    case CONTRACTC_RULE_CHECK: return "CONTRACTC_RULE_CHECK";
+    }
+    return "0";
+}
+
+static void put_field_index(cc_buf_t *b, uint16_t i)
+{
+    if (i == CONTRACTC_NO_FIELD)
+        cc_buf_puts(b, "CONTRACTC_NO_FIELD");
+    else
+        cc_buf_printf(b, "%u", (unsigned)i);
+}
+
+static void emit_rules(emit_t *e, const cc_table_object_t *to)
+{
+    cc_buf_t *b = &e->tables;
+    const cc_object_t *o = to->model;
+    const char *id = to->ident;
+    for (size_t i = 0; i < o->rule_count; i++) {
+        const cc_rule_t *mr = &o->rules[i];
+        if (mr->kind == CC_RULE_CHECK) {
+            /* The user's function takes the typed struct; the runtime calls
+             * through a pointer to const void, so a thunk converts. */
+            cc_buf_printf(b, "\nstatic void %s_check%zu_(const void *object, contractc_check_t *check)\n{\n"
+                             "    %s((const %s *)object, check);\n}\n",
+                          id, i, mr->function, o->c_type);
+        } else if (to->rules[i].fields) {
+            cc_buf_printf(b, "\nstatic const uint16_t %s_rule%zu_fields[%" PRIu32 "] = {", id, i,
+                          to->rules[i].field_count);
+            for (uint32_t k = 0; k < to->rules[i].field_count; k++)
+                cc_buf_printf(b, "%s%u", k ? ", " : " ", (unsigned)to->rules[i].fields[k]);
+            cc_buf_puts(b, " };\n");
+        }
+    }
+    cc_buf_printf(b, "\nstatic const contractc_rule_t %s_rules[%zu] = {\n", id, o->rule_count);
+    for (size_t i = 0; i < o->rule_count; i++) {
+        const contractc_rule_t *r = &to->rules[i];
+        const cc_rule_t *mr = &o->rules[i];
+        cc_buf_printf(b, "    { /* rules[%zu] */\n        .kind = %s,\n        .id = ", i, rule_kind_name(r->kind));
+        c_literal(b, r->id);
+        cc_buf_puts(b, ",\n");
+        switch (r->kind) {
+        case CONTRACTC_RULE_ALL_OR_NONE:
+        case CONTRACTC_RULE_AT_MOST_ONE:
+        case CONTRACTC_RULE_EXACTLY_ONE:
+            cc_buf_printf(b, "        .fields = %s_rule%zu_fields, .field_count = %" PRIu32 ",\n", id, i,
+                          r->field_count);
+            break;
+        case CONTRACTC_RULE_SUM:
+            cc_buf_puts(b, "        .sum_array = ");
+            put_field_index(b, r->sum_array);
+            cc_buf_puts(b, ", .sum_item = ");
+            put_field_index(b, r->sum_item);
+            cc_buf_puts(b, ", .sum_total = ");
+            put_field_index(b, r->sum_total);
+            cc_buf_puts(b, ",\n        .tolerance = ");
+            put_int64(b, r->tolerance);
+            cc_buf_puts(b, ",\n");
+            break;
+        case CONTRACTC_RULE_COMPARE:
+            cc_buf_puts(b, "        .left = ");
+            put_field_index(b, r->left);
+            cc_buf_printf(b, ", .op = %s, .right = ", op_name(r->op));
+            put_field_index(b, r->right);
+            cc_buf_puts(b, ",\n");
+            break;
+        case CONTRACTC_RULE_CHECK:
+            cc_buf_printf(b, "        .check = %s_check%zu_, /* %s */\n", id, i, mr->function);
+            break;
+        }
+        cc_buf_puts(b, "        .message = ");
+        c_literal(b, r->message);
+        cc_buf_printf(b, "\n    }%s\n", i + 1 < o->rule_count ? "," : "");
+    }
+    cc_buf_puts(b, "};\n");
+}
+
+static void emit_object_tables(emit_t *e, size_t index)
+{
+    if (e->object_done[index])
+        return;
+    e->object_done[index] = true;
+    const cc_table_object_t *to = &e->t->objects[index];
+    const cc_object_t *o = to->model;
+    for (size_t i = 0; i < o->field_count; i++)
+        emit_value_deps(e, &o->fields[i].value);
+    cc_buf_t *b = &e->tables;
+    const char *id = to->ident;
+    const char *ct = o->c_type;
+    cc_buf_printf(b, "\n/* %s: %zu field%s */\nstatic const contractc_field_t %s_fields[%zu] = {\n", ct,
+                  o->field_count, o->field_count == 1 ? "" : "s", id,
+                  o->field_count ? o->field_count : (size_t)1);
+    for (size_t i = 0; i < o->field_count; i++) {
+        const cc_field_t *mf = &o->fields[i];
+        const contractc_field_t *f = &to->fields[i];
+        cc_buf_printf(b, "    { /* field[%zu] = %s */\n        .name = ", i, mf->name);
+        c_literal(b, f->name);
+        cc_buf_printf(b, ", .name_len = %" PRIu32 ", .path_segment = ", f->name_len);
+        c_literal(b, f->path_segment);
+        cc_buf_printf(b, ",\n        .nullable = %s,\n        .value = ", f->nullable ? "true" : "false");
+        emit_value_init(e, b, &mf->value, &f->value, "        ");
+        cc_buf_printf(b, ",\n        .offset = offsetof(%s, %s),\n        .has_offset = ", ct, mf->c_member);
+        if (f->has_offset == UINT32_MAX)
+            cc_buf_puts(b, "UINT32_MAX");
+        else
+            cc_buf_printf(b, "offsetof(%s, has_%s)", ct, mf->c_member);
+        cc_buf_puts(b, ",\n        .aux_offset = ");
+        if (f->aux_offset == UINT32_MAX)
+            cc_buf_puts(b, "UINT32_MAX");
+        else
+            cc_buf_printf(b, "offsetof(%s, %s_%s)", ct, mf->c_member,
+                          mf->value.type == CONTRACTC_TYPE_STRING ? "len" : "count");
+        cc_buf_printf(b, "\n    }%s\n", i + 1 < o->field_count ? "," : "");
+    }
+    cc_buf_puts(b, "};\n");
+    cc_buf_printf(b, "\n/* key lookup: field indexes sorted by (length, bytes) */\n"
+                     "static const uint16_t %s_lookup[%zu] = {",
+                  id, o->field_count ? o->field_count : (size_t)1);
+    for (size_t i = 0; i < o->field_count; i++)
+        cc_buf_printf(b, "%s%u", i ? ", " : " ", (unsigned)to->lookup[i]);
+    cc_buf_puts(b, o->field_count ? " };\n" : " 0 };\n");
+    if (o->rule_count)
+        emit_rules(e, to);
+    cc_buf_printf(b, "\nstatic const contractc_object_t %s_object = {\n    .name = \"%s\",\n", id, ct);
+    cc_buf_printf(b, "    .fields = %s_fields, .field_count = %zu,\n    .lookup = %s_lookup,\n", id,
+                  o->field_count, id);
+    if (o->rule_count)
+        cc_buf_printf(b, "    .rules = %s_rules, .rule_count = %zu,\n", id, o->rule_count);
+    cc_buf_printf(b, "    .size = sizeof(%s), .align = offsetof(struct { char c; %s t; }, t)\n};\n", ct, ct);
+}
+
+/* ---- texts ---------------------------------------------------------------- */
+
+/* A long text as a char array, one source line per text line (string
+ * literals over 4,095 bytes break -Wpedantic). */
+static void emit_text_array(cc_buf_t *b, const char *name, const char *text, size_t len,
+                            const char *what)
+{
+    cc_buf_printf(b, "/* %s, %zu bytes */\nconst char %s[%zu] = {\n", what, len, name, len ? len : (size_t)1);
+    size_t line_start = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (i == line_start)
+            cc_buf_puts(b, "   ");
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\'' || c == '\\')
+            cc_buf_printf(b, " '\\%c',", c);
+        else if (c == '\n')
+            cc_buf_puts(b, " '\\n',");
+        else if (c >= 0x20 && c < 0x7f && c != '?')
+            cc_buf_printf(b, " '%c',", c);
+        else
+            cc_buf_printf(b, " %u,", c);
+        if (c == '\n' || (i + 1 - line_start) % 16 == 0 || i + 1 == len) {
+            cc_buf_putc(b, '\n');
+            line_start = i + 1;
+        }
+    }
+    if (!len)
+        cc_buf_puts(b, "    0\n");
+    cc_buf_printf(b, "};\nconst size_t %s_len = %zu;\n", name, len);
+}
+
+/* ---- entry --------------------------------------------------------------- */
+
+static char *upper(const char *s)
+{
+    char *u = cc_strdup(s);
+    for (char *p = u; p && *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    return u;
+}
+
+static void dialect_ident(cc_buf_t *b, const char *name, const char *dialect)
+{
+    cc_buf_printf(b, "%s_schema_", name);
+    for (const char *p = dialect; *p; p++)
+        cc_buf_putc(b, *p == '-' ? '_' : *p);
+    cc_buf_puts(b, "_json");
+}
+
+bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t *in,
+               char **header, size_t *header_len, char **source, size_t *source_len)
+{
+    *header = *source = NULL;
+    emit_t e;
+    memset(&e, 0, sizeof e);
+    e.m = m;
+    e.t = t;
+    e.object_done = calloc(t->object_count + 1, sizeof(bool));
+    e.object_typed = calloc(t->object_count + 1, sizeof(bool));
+    e.items_done = calloc(t->item_count + 1, sizeof(bool));
+    e.items_typed = calloc(t->item_count + 1, sizeof(bool));
+    cc_buf_t texts = CC_BUF_INIT, decls = CC_BUF_INIT, hb = CC_BUF_INIT, sb = CC_BUF_INIT;
+    char *guard = NULL, *upname = upper(m->name);
+    bool ok = e.object_done && e.object_typed && e.items_done && e.items_typed && upname;
+    if (ok) {
+        for (size_t i = 0; i < t->enum_count; i++)
+            emit_enum_type(&e, &t->enums[i]);
+        emit_object_type(&e, 0);
+        cc_buf_putc(&e.types, '\n');
+
+        /* user checks */
+        for (size_t i = 0; i < t->object_count; i++) {
+            const cc_object_t *o = t->objects[i].model;
+            for (size_t k = 0; k < o->rule_count; k++) {
+                const cc_rule_t *r = &o->rules[k];
+                if (r->kind != CC_RULE_CHECK)
+                    continue;
+                if (e.checks.len == 0)
+                    cc_buf_puts(&e.checks, "\n/* ---- checks you write ------------------------------------------------------ */\n");
+                cc_buf_printf(&e.checks, "\n/* Rule %s: ", r->id);
+                comment_text(&e.checks, r->message);
+                cc_buf_printf(&e.checks, "\n * Runs on a record with no other problem, %s; report with\n"
+                                         " * contractc_check_fail(check, message).  You define it. */\n",
+                              i == 0 ? "once" : "once per object of this type");
+                cc_buf_printf(&e.checks, "void %s(const %s *%s, contractc_check_t *check);\n", r->function,
+                              o->c_type, i == 0 ? "record" : "item");
+            }
+        }
+
+        for (size_t i = 0; i < t->dfa_count; i++)
+            emit_dfa(&e, &t->dfas[i]);
+        for (size_t i = 0; i < t->enum_count; i++) {
+            emit_enum_table(&e, &t->enums[i]);
+            cc_buf_printf(&e.tables, "typedef char %s_is_int_[sizeof(%s) == sizeof(int) ? 1 : -1];\n",
+                          t->enums[i].ident, t->enums[i].model->c_type);
+        }
+        emit_object_tables(&e, 0);
+
+        cc_buf_t nb = CC_BUF_INIT;
+        cc_buf_printf(&nb, "%s_prompt", m->name);
+        emit_text_array(&texts, nb.data, in->prompt, in->prompt_len, "the prompt (NAME.prompt.txt)");
+        cc_buf_free(&nb);
+        cc_buf_puts(&texts, "\n");
+        cc_buf_printf(&nb, "%s_schema_json", m->name);
+        emit_text_array(&texts, nb.data, in->schema, in->schema_len, "the JSON Schema (NAME.schema.json)");
+        cc_buf_free(&nb);
+        for (size_t i = 0; i < in->dialect_count; i++) {
+            dialect_ident(&nb, m->name, in->dialects[i].dialect);
+            cc_buf_puts(&texts, "\n");
+            emit_text_array(&texts, nb.data, in->dialects[i].schema, in->dialects[i].schema_len,
+                            in->dialects[i].dialect);
+            cc_buf_printf(&decls, "\n/* The %s dialect of the schema. */\nextern const char %s[];\nextern const size_t %s_len;\n",
+                          in->dialects[i].dialect, nb.data, nb.data);
+            cc_buf_free(&nb);
+        }
+        cc_buf_printf(&decls, "\n/* The schema dialects generated with this file (NULL-terminated). */\n"
+                              "extern const char *const %s_dialects[];\n", m->name);
+        cc_buf_printf(&texts, "\nconst char *const %s_dialects[] = {", m->name);
+        for (size_t i = 0; i < in->dialect_count; i++)
+            cc_buf_printf(&texts, " \"%s\",", in->dialects[i].dialect);
+        cc_buf_puts(&texts, " NULL };\n");
+
+        size_t glen = strlen(upname) + 3;
+        guard = malloc(glen);
+        if (guard)
+            snprintf(guard, glen, "%s_H", upname);
+        char version[16], abi[16], max_bytes[32], max_depth[16], factor[16], base[16];
+        snprintf(version, sizeof version, "%" PRIu32, m->version);
+        snprintf(abi, sizeof abi, "%d", CONTRACTC_ABI_VERSION);
+        snprintf(max_bytes, sizeof max_bytes, "%" PRIu64, m->max_bytes);
+        snprintf(max_depth, sizeof max_depth, "%" PRIu32, m->max_depth);
+        snprintf(factor, sizeof factor, "%" PRIu32, t->contract.arena_factor);
+        snprintf(base, sizeof base, "%" PRIu32, t->contract.arena_base);
+        cc_buf_t source_name = CC_BUF_INIT, description = CC_BUF_INIT, source_doc = CC_BUF_INIT;
+        c_literal(&source_name, t->contract.source_name);
+        comment_text(&description, m->description ? m->description : m->name);
+        if (m->has_source) {
+            cc_buf_printf(&source_doc, "\n * `source` (source_len bytes of UTF-8, at most 4 MiB) is ");
+            comment_text(&source_doc, t->contract.source_name);
+            cc_buf_puts(&source_doc, ": grounded values\n * must occur in it verbatim.  It is required.");
+        } else {
+            cc_buf_puts(&source_doc, "\n * This contract has no source text: pass NULL, 0.");
+        }
+        const char *keys[] = {"file", "version", "contract_file", "name", "contract_version",
+                              "hash", "description", "guard", "abi", "types", "checks",
+                              "dialect_decls", "tables", "texts", "max_bytes", "max_depth",
+                              "fence_allowed", "needs_source", "source_name", "arena_factor",
+                              "arena_base", "source_doc"};
+        const char *values[] = {m->name, CONTRACTC_VERSION, m->file_name, m->name, version,
+                                in->hash, description.data ? description.data : "",
+                                guard ? guard : "", abi,
+                                e.types.data ? e.types.data : "", e.checks.data ? e.checks.data : "",
+                                decls.data ? decls.data : "", e.tables.data ? e.tables.data : "",
+                                texts.data ? texts.data : "", max_bytes, max_depth,
+                                m->fence == CC_FENCE_ALLOW ? "true" : "false",
+                                m->has_source ? "true" : "false",
+                                source_name.data ? source_name.data : "NULL", factor, base,
+                                source_doc.data ? source_doc.data : ""};
+        size_t n = sizeof keys / sizeof keys[0];
+        ok = guard && !e.types.failed && !e.tables.failed && !texts.failed && !decls.failed &&
+             !e.checks.failed && !source_name.failed && !description.failed && !source_doc.failed &&
+             cc_render_template("header.h.tmpl", keys, values, n, &hb) &&
+             cc_render_template("source.c.tmpl", keys, values, n, &sb);
+        cc_buf_free(&source_name);
+        cc_buf_free(&description);
+        cc_buf_free(&source_doc);
+    }
+    if (ok) {
+        *header = cc_buf_take(&hb, header_len);
+        *source = cc_buf_take(&sb, source_len);
+        ok = *header && *source;
+    }
+    if (!ok) {
+        free(*header);
+        free(*source);
+        *header = *source = NULL;
+    }
+    cc_buf_free(&hb);
+    cc_buf_free(&sb);
+    cc_buf_free(&texts);
+    cc_buf_free(&decls);
+    cc_buf_free(&e.types);
+    cc_buf_free(&e.checks);
+    cc_buf_free(&e.tables);
+    free(e.object_done);
+    free(e.object_typed);
+    free(e.items_done);
+    free(e.items_typed);
+    free(guard);
+    free(upname);
+    return ok;
+}

@@ -1,0 +1,433 @@
+/*
+ * gen_schema.c - NAME.schema.json, the portable draft 2020-12 schema
+ * (dialects.md section 0; design page, "Schemas and dialects").
+ *
+ * The root:
+ *
+ *   "$schema": "https://json-schema.org/draft/2020-12/schema"
+ *   "$id": "urn:contractc:NAME:vVERSION"   stable, never a path, so the
+ *                                          same contract gives the same bytes
+ *                                          in any directory
+ *   "title": NAME, "description": the contract's description (if any),
+ *   then the object keywords below.
+ *
+ * Every object (the root, inline and named types, which are inlined, never
+ * $ref): "type": "object", "properties" in contract order, "required" =
+ * every key in contract order, "additionalProperties": false.
+ *
+ * A property's schema, keys in this order:
+ *   "description"  the field's description, then its format_text, then
+ *                  for a grounded string "copied exactly from SOURCE" (the
+ *                  same test as the prompt: left out when the description
+ *                  or format_text already says "exactly" or "verbatim"),
+ *                  joined by "; "; absent when all three are.
+ *   then the value's keywords (below); a nullable scalar gets
+ *   "type": [T, "null"], a nullable enum, object or array gets
+ *   "anyOf": [<value>, {"type": "null"}] after its description.
+ *
+ * | contract | keywords                                                     |
+ * | -------- | ------------------------------------------------------------ |
+ * | string   | type string, minLength, maxLength, pattern "^(P)$"           |
+ * | integer  | type integer, minimum, maximum (else -/+ 9007199254740991)   |
+ * | number   | type number, minimum, maximum (only those set)               |
+ * | boolean  | type boolean                                                 |
+ * | decimal  | type string, pattern: "^(0|[1-9][0-9]*)$" at scale 0, else   |
+ * |          | "^(0|[1-9][0-9]*)\.[0-9]{N}$"; signed: "^-?" instead of "^"  |
+ * | enum     | type string, enum [values]                                   |
+ * | date     | type string, format date                                     |
+ * | datetime | type string, format date-time                                |
+ * | array    | type array, items, minItems, maxItems                        |
+ *
+ * The tree is built with cJSON and printed by print_json() below instead
+ * of cJSON_Print: cJSON writes doubles with the C locale's printf and its
+ * layout is not ours to promise.  Ours: two-space indents, keys in
+ * insertion order, one value per line (as JSON.stringify(v, null, 2)),
+ * "[]" and "{}" for empty containers, integral numbers within 2^53 as
+ * integers (PRId64), other numbers by cc_format_number, strings with only
+ * '"', '\' and control characters escaped, and one final newline.  This is
+ * the layout of Python's json.dumps(v, indent=2, ensure_ascii=False), so a
+ * reviewer can reproduce it with a stock tool.
+ */
+#include "generator.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "convert.h"
+
+typedef struct schema_ctx {
+    const cc_contract_t *contract;
+    bool failed; /* an allocation failed somewhere in the tree */
+} schema_ctx_t;
+
+/* ---- building -------------------------------------------------------- */
+
+/* Attaches `item` to `obj` under `key`; on failure frees it and records
+ * the failure, so callers can build on and check once. */
+static void put(schema_ctx_t *c, cJSON *obj, const char *key, cJSON *item)
+{
+    if (!item || !obj) {
+        cJSON_Delete(item);
+        c->failed = true;
+        return;
+    }
+    if (!cJSON_AddItemToObject(obj, key, item)) {
+        cJSON_Delete(item);
+        c->failed = true;
+    }
+}
+
+static void append(schema_ctx_t *c, cJSON *arr, cJSON *item)
+{
+    if (!item || !arr) {
+        cJSON_Delete(item);
+        c->failed = true;
+        return;
+    }
+    if (!cJSON_AddItemToArray(arr, item)) {
+        cJSON_Delete(item);
+        c->failed = true;
+    }
+}
+
+static void put_string(schema_ctx_t *c, cJSON *obj, const char *key, const char *s)
+{
+    put(c, obj, key, cJSON_CreateString(s));
+}
+
+/* Numbers stay exact: every integer here is within ±(2^53 − 1) or a
+ * uint32 count, which a double holds exactly. */
+static void put_number(schema_ctx_t *c, cJSON *obj, const char *key, double d)
+{
+    put(c, obj, key, cJSON_CreateNumber(d));
+}
+
+/* "type": T, or "type": [T, "null"] for a nullable scalar. */
+static void put_type(schema_ctx_t *c, cJSON *obj, const char *type, bool nullable)
+{
+    if (!nullable) {
+        put_string(c, obj, "type", type);
+        return;
+    }
+    cJSON *arr = cJSON_CreateArray();
+    append(c, arr, cJSON_CreateString(type));
+    append(c, arr, cJSON_CreateString("null"));
+    put(c, obj, "type", arr);
+}
+
+static bool says_exactly(const char *s)
+{
+    static const char *const words[] = {"exactly", "verbatim"};
+    if (!s)
+        return false;
+    for (size_t w = 0; w < 2; w++) {
+        size_t n = strlen(words[w]);
+        for (const char *p = s; *p; p++) {
+            size_t i = 0;
+            while (i < n && p[i]) {
+                char ch = p[i];
+                if (ch >= 'A' && ch <= 'Z')
+                    ch = (char)(ch - 'A' + 'a');
+                if (ch != words[w][i])
+                    break;
+                i++;
+            }
+            if (i == n)
+                return true;
+        }
+    }
+    return false;
+}
+
+static bool has_text(const char *s)
+{
+    if (!s)
+        return false;
+    for (; *s; s++)
+        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+            return true;
+    return false;
+}
+
+/* Appends `s` trimmed of surrounding white space, after "; " when needed. */
+static void join_part(cc_buf_t *b, const char *s)
+{
+    size_t start = 0, end = strlen(s);
+    while (start < end && strchr(" \t\r\n", s[start]))
+        start++;
+    while (end > start && strchr(" \t\r\n", s[end - 1]))
+        end--;
+    if (b->len > 0)
+        cc_buf_puts(b, "; ");
+    cc_buf_append(b, s + start, end - start);
+}
+
+static void put_description(schema_ctx_t *c, cJSON *obj, const cc_field_t *f)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    if (has_text(f->description))
+        join_part(&b, f->description);
+    if (has_text(f->format_text))
+        join_part(&b, f->format_text);
+    if (f->value.type == CONTRACTC_TYPE_STRING && f->value.grounded &&
+        !says_exactly(f->description) && !says_exactly(f->format_text)) {
+        const cc_contract_t *k = c->contract;
+        if (b.len > 0)
+            cc_buf_puts(&b, "; ");
+        cc_buf_puts(&b, "copied exactly from ");
+        if (has_text(k->source_description))
+            cc_buf_puts(&b, k->source_description);
+        else if (has_text(k->source_name))
+            cc_buf_printf(&b, "the %s", k->source_name);
+        else
+            cc_buf_puts(&b, "the source text");
+    }
+    if (b.failed) {
+        c->failed = true;
+    } else if (b.len > 0) {
+        put_string(c, obj, "description", b.data);
+    }
+    cc_buf_free(&b);
+}
+
+static void object_keywords(schema_ctx_t *c, cJSON *o, const cc_object_t *obj);
+
+/* The anchored pattern of a decimal's dot-decimal form. */
+static void put_decimal_pattern(schema_ctx_t *c, cJSON *obj, const cc_value_t *v)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, v->is_signed ? "^-?(0|[1-9][0-9]*)" : "^(0|[1-9][0-9]*)");
+    if (v->scale > 0)
+        cc_buf_printf(&b, "\\.[0-9]{%u}", (unsigned)v->scale);
+    cc_buf_putc(&b, '$');
+    if (b.failed)
+        c->failed = true;
+    else
+        put_string(c, obj, "pattern", b.data);
+    cc_buf_free(&b);
+}
+
+/* The keywords of a value into `obj`; `nullable` only for scalars (the
+ * caller wraps enums, objects and arrays in anyOf). */
+static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, bool nullable)
+{
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING:
+        put_type(c, obj, "string", nullable);
+        if (v->has_min_length)
+            put_number(c, obj, "minLength", v->min_length);
+        if (v->has_max_length)
+            put_number(c, obj, "maxLength", v->max_length);
+        if (v->pattern) {
+            cc_buf_t b = CC_BUF_INIT;
+            cc_buf_printf(&b, "^(%s)$", v->pattern);
+            if (b.failed)
+                c->failed = true;
+            else
+                put_string(c, obj, "pattern", b.data);
+            cc_buf_free(&b);
+        }
+        break;
+    case CONTRACTC_TYPE_INTEGER:
+        put_type(c, obj, "integer", nullable);
+        /* Always bounded: a provider must not produce what the parser
+         * rejects as beyond I-JSON's exact range. */
+        put_number(c, obj, "minimum",
+                   (double)(v->has_minimum ? v->minimum : CONTRACTC_INTEGER_MIN));
+        put_number(c, obj, "maximum",
+                   (double)(v->has_maximum ? v->maximum : CONTRACTC_INTEGER_MAX));
+        break;
+    case CONTRACTC_TYPE_NUMBER:
+        put_type(c, obj, "number", nullable);
+        if (v->has_minimum)
+            put_number(c, obj, "minimum", v->number_minimum);
+        if (v->has_maximum)
+            put_number(c, obj, "maximum", v->number_maximum);
+        break;
+    case CONTRACTC_TYPE_BOOLEAN:
+        put_type(c, obj, "boolean", nullable);
+        break;
+    case CONTRACTC_TYPE_DECIMAL:
+        put_type(c, obj, "string", nullable);
+        put_decimal_pattern(c, obj, v);
+        break;
+    case CONTRACTC_TYPE_DATE:
+    case CONTRACTC_TYPE_DATETIME:
+        put_type(c, obj, "string", nullable);
+        put_string(c, obj, "format", v->type == CONTRACTC_TYPE_DATE ? "date" : "date-time");
+        break;
+    case CONTRACTC_TYPE_ENUM: {
+        put_string(c, obj, "type", "string");
+        cJSON *values = cJSON_CreateArray();
+        for (size_t i = 0; v->enumeration && i < v->enumeration->count; i++)
+            append(c, values, cJSON_CreateString(v->enumeration->values[i]));
+        put(c, obj, "enum", values);
+        break;
+    }
+    case CONTRACTC_TYPE_OBJECT:
+        if (v->object)
+            object_keywords(c, obj, v->object);
+        else
+            c->failed = true; /* an unresolved type: the loader refuses it */
+        break;
+    case CONTRACTC_TYPE_ARRAY: {
+        put_string(c, obj, "type", "array");
+        cJSON *items = cJSON_CreateObject();
+        if (items && v->items)
+            value_keywords(c, items, v->items, false);
+        put(c, obj, "items", items);
+        if (v->has_min_items)
+            put_number(c, obj, "minItems", v->min_items);
+        if (v->has_max_items)
+            put_number(c, obj, "maxItems", v->max_items);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static cJSON *field_schema(schema_ctx_t *c, const cc_field_t *f)
+{
+    cJSON *s = cJSON_CreateObject();
+    if (!s) {
+        c->failed = true;
+        return NULL;
+    }
+    put_description(c, s, f);
+    contractc_type_t t = f->value.type;
+    bool structured = t == CONTRACTC_TYPE_ENUM || t == CONTRACTC_TYPE_OBJECT ||
+                      t == CONTRACTC_TYPE_ARRAY;
+    if (f->nullable && structured) {
+        /* Never a type array around an enum, object or array, and never
+         * null inside a string enum (dialects.md section 0). */
+        cJSON *any = cJSON_CreateArray();
+        cJSON *branch = cJSON_CreateObject();
+        if (branch)
+            value_keywords(c, branch, &f->value, false);
+        append(c, any, branch);
+        cJSON *null_branch = cJSON_CreateObject();
+        put_string(c, null_branch, "type", "null");
+        append(c, any, null_branch);
+        put(c, s, "anyOf", any);
+    } else {
+        value_keywords(c, s, &f->value, f->nullable);
+    }
+    return s;
+}
+
+/* The object keywords into `o` (which may already hold a description). */
+static void object_keywords(schema_ctx_t *c, cJSON *o, const cc_object_t *obj)
+{
+    put_string(c, o, "type", "object");
+    cJSON *props = cJSON_CreateObject();
+    cJSON *required = cJSON_CreateArray();
+    for (size_t i = 0; i < obj->field_count; i++) {
+        const cc_field_t *f = &obj->fields[i];
+        if (props)
+            put(c, props, f->name, field_schema(c, f));
+        append(c, required, cJSON_CreateString(f->name));
+    }
+    put(c, o, "properties", props);
+    put(c, o, "required", required);
+    put(c, o, "additionalProperties", cJSON_CreateFalse());
+}
+
+/* ---- printing -------------------------------------------------------- */
+
+static void indent(cc_buf_t *b, unsigned depth)
+{
+    for (unsigned i = 0; i < depth; i++)
+        cc_buf_puts(b, "  ");
+}
+
+static void print_number(cc_buf_t *b, double d)
+{
+    /* 2^53: every integer up to it is exact in a double. */
+    if (d >= -9007199254740992.0 && d <= 9007199254740992.0 && (double)(int64_t)d == d) {
+        cc_buf_printf(b, "%" PRId64, (int64_t)d);
+    } else {
+        char num[33];
+        size_t n = cc_format_number(d, num);
+        cc_buf_append(b, num, n);
+    }
+}
+
+static void print_json(cc_buf_t *b, const cJSON *item, unsigned depth)
+{
+    if (cJSON_IsObject(item) || cJSON_IsArray(item)) {
+        bool is_obj = cJSON_IsObject(item) != 0;
+        if (!item->child) {
+            cc_buf_puts(b, is_obj ? "{}" : "[]");
+            return;
+        }
+        cc_buf_puts(b, is_obj ? "{\n" : "[\n");
+        for (const cJSON *e = item->child; e; e = e->next) {
+            indent(b, depth + 1);
+            if (is_obj) {
+                const char *key = e->string ? e->string : "";
+                cc_buf_json_string(b, key, strlen(key));
+                cc_buf_puts(b, ": ");
+            }
+            print_json(b, e, depth + 1);
+            cc_buf_puts(b, e->next ? ",\n" : "\n");
+        }
+        indent(b, depth);
+        cc_buf_putc(b, is_obj ? '}' : ']');
+    } else if (cJSON_IsString(item)) {
+        const char *s = item->valuestring ? item->valuestring : "";
+        cc_buf_json_string(b, s, strlen(s));
+    } else if (cJSON_IsNumber(item)) {
+        print_number(b, item->valuedouble);
+    } else if (cJSON_IsTrue(item)) {
+        cc_buf_puts(b, "true");
+    } else if (cJSON_IsFalse(item)) {
+        cc_buf_puts(b, "false");
+    } else if (cJSON_IsRaw(item) && item->valuestring) {
+        cc_buf_puts(b, item->valuestring);
+    } else {
+        cc_buf_puts(b, "null");
+    }
+}
+
+char *cc_emit_schema(const cc_contract_t *contract, size_t *len)
+{
+    schema_ctx_t c = {contract, false};
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    put_string(&c, root, "$schema", "https://json-schema.org/draft/2020-12/schema");
+    cc_buf_t id = CC_BUF_INIT;
+    cc_buf_printf(&id, "urn:contractc:%s:v%" PRIu32, contract->name ? contract->name : "",
+                  contract->version);
+    if (id.failed)
+        c.failed = true;
+    else
+        put_string(&c, root, "$id", id.data);
+    cc_buf_free(&id);
+    put_string(&c, root, "title", contract->name ? contract->name : "");
+    if (has_text(contract->description)) {
+        cc_buf_t d = CC_BUF_INIT;
+        join_part(&d, contract->description);
+        if (d.failed)
+            c.failed = true;
+        else
+            put_string(&c, root, "description", d.data);
+        cc_buf_free(&d);
+    }
+
+    object_keywords(&c, root, &contract->root);
+
+    char *out = NULL;
+    if (!c.failed) {
+        cc_buf_t b = CC_BUF_INIT;
+        print_json(&b, root, 0);
+        cc_buf_putc(&b, '\n');
+        out = cc_buf_take(&b, len);
+    }
+    cJSON_Delete(root);
+    return out;
+}

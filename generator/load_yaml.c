@@ -1,0 +1,1723 @@
+/*
+ * load_yaml.c - contract YAML -> model (load.h: cc_load_yaml).
+ *
+ * The grammar of a contract (design page, "A contract"), as YAML nodes.
+ * MAP{...} is a block or flow mapping with exactly these keys (others are
+ * errors, with a suggestion), SEQ[...] a sequence; `*` marks a required key.
+ *
+ *   contract    ::= MAP{ contract*: NAME, version*: INT>=1,
+ *                        description: STR, instruction*: STR,
+ *                        source: MAP{ name*: STR, description: STR },
+ *                        types: MAP{ TYPE_NAME: named_type ... },
+ *                        fields*: fields, rules: rules,
+ *                        reply: MAP{ fence: allow|reject,
+ *                                    max_bytes: INT 1..2^30,
+ *                                    max_depth: INT 1..1024 },
+ *                        schema: MAP{ dialect: DIALECT } }
+ *   named_type  ::= MAP{ fields*: fields, rules: rules }      (an object)
+ *                 | MAP{ values*: values }                    (an enum)
+ *   fields      ::= MAP{ FIELD_NAME: field ... }              (1..1024 keys)
+ *   field       ::= MAP{ type*: TYPE, description: STR, format_text: STR,
+ *                        example: SCALAR, nullable: BOOL, constraint... }
+ *   items       ::= MAP{ type*: TYPE, constraint... }         (no nullable)
+ *   constraint  ::= min_length: INT | max_length: INT | pattern: STR
+ *                 | grounded: BOOL                             (string)
+ *                 | minimum: BOUND | maximum: BOUND     (integer number decimal)
+ *                 | scale*: INT 0..18 | signed: BOOL           (decimal)
+ *                 | values*: values                            (enum)
+ *                 | fields*: fields                            (object)
+ *                 | items*: items | min_items: INT | max_items: INT (array)
+ *   values      ::= SEQ[ SCALAR ... ]                          (1 or more)
+ *   rules       ::= SEQ[ rule ... ]
+ *   rule        ::= MAP{ id: STR, prompt: STR, and exactly one of:
+ *                        all_or_none | at_most_one | exactly_one: SEQ[PATH, PATH...],
+ *                        sum: MAP{ of*: PATH, equals*: PATH, tolerance: INT|'DEC' },
+ *                        compare: MAP{ left*: PATH, op*: OP, right*: PATH },
+ *                        check: MAP{ function*: C_IDENT, message: STR } }
+ *
+ *   TYPE    ::= string | integer | number | boolean | decimal | enum | date
+ *             | datetime | object | array | TYPE_NAME (a key of `types`)
+ *   NAME    ::= [a-z][a-z0-9_]*        FIELD_NAME, TYPE_NAME ::= [A-Za-z_][A-Za-z0-9_]*
+ *   INT     ::= plain scalar -?(0|[1-9][0-9]*)     BOOL ::= plain true | false
+ *   BOUND   ::= INT (integer), a JSON number (number), a quoted decimal
+ *               string with at most `scale` fraction digits (decimal)
+ *   OP      ::= < | <= | == | != | >= | >
+ *   DIALECT ::= openai-strict | gemini | anthropic | llama-cpp
+ *
+ * YAML typing is ours, not libyaml's (it hands over untyped scalars): a
+ * quoted scalar is always a string, so `"4"` where an integer is wanted is
+ * an error, and YAML 1.1 spellings (yes, on, 0x10, 1e3) are never numbers
+ * or booleans.  Anchors, aliases, tags and merge keys are refused: a
+ * contract reads the same to a person as to the generator.
+ *
+ * Two phases.  First the libyaml event stream becomes a small node tree,
+ * refusing what YAML allows but contracts do not (and bounded: at most
+ * CC_MAX_YAML_NODES nodes, CC_MAX_YAML_NESTING deep; reading stops there);
+ * duplicate keys are reported and dropped here, for every mapping at once.
+ * Then the tree is walked into the model, checking each key where it
+ * stands.  Cross references (named types, rule paths) are check.c's.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "convert.h"
+#include "load.h"
+#include "text.h"
+
+/* ---- the node tree ---------------------------------------------------- */
+
+typedef enum ykind { Y_SCALAR, Y_MAP, Y_SEQ } ykind_t;
+
+typedef struct ynode {
+    ykind_t kind;
+    cc_mark_t mark;             /* start, 1-based */
+    cc_mark_t end;              /* end (scalars) */
+    char *text;                 /* scalar: NUL-terminated, no NUL inside */
+    size_t len;
+    bool quoted;                /* any style but plain */
+    yaml_scalar_style_t style;
+    bool poisoned;              /* already reported (alias, tag, ...): skip */
+    struct ynode **items;       /* map: key, value, key, value...; seq: items */
+    size_t count, capacity;
+} ynode_t;
+
+typedef struct loader {
+    const char *path;
+    cc_diags_t *d;
+    const char *text;
+    size_t len;
+    size_t nodes;
+    bool oom;
+    cc_contract_t *c;
+} loader_t;
+
+static cc_mark_t mark_of(yaml_mark_t m)
+{
+    cc_mark_t r;
+    r.line = (unsigned)(m.line + 1);
+    r.column = (unsigned)(m.column + 1);
+    return r;
+}
+
+static void node_free(ynode_t *n)
+{
+    if (!n)
+        return;
+    for (size_t i = 0; i < n->count; i++)
+        node_free(n->items[i]);
+    free(n->items);
+    free(n->text);
+    free(n);
+}
+
+static bool node_append(ynode_t *parent, ynode_t *child)
+{
+    if (parent->count == parent->capacity) {
+        size_t cap = parent->capacity ? parent->capacity * 2 : 8;
+        ynode_t **p = realloc(parent->items, cap * sizeof *p);
+        if (!p)
+            return false;
+        parent->items = p;
+        parent->capacity = cap;
+    }
+    parent->items[parent->count++] = child;
+    return true;
+}
+
+static const char *kind_phrase(const ynode_t *n)
+{
+    switch (n->kind) {
+    case Y_MAP: return "a mapping";
+    case Y_SEQ: return "a sequence";
+    case Y_SCALAR: break;
+    }
+    return n->quoted ? "a string" : "a scalar";
+}
+
+/* Line and column of a byte offset, for libyaml's reader errors (they carry
+ * an offset but no mark).  Columns count characters, as libyaml's do. */
+static cc_mark_t mark_at_offset(const loader_t *L, size_t offset)
+{
+    cc_mark_t m = {1, 1};
+    if (offset > L->len)
+        offset = L->len;
+    for (size_t i = 0; i < offset; i++) {
+        unsigned char ch = (unsigned char)L->text[i];
+        if (ch == '\n') {
+            m.line++;
+            m.column = 1;
+        } else if ((ch & 0xC0) != 0x80) {
+            m.column++;
+        }
+    }
+    return m;
+}
+
+static void report_parser_error(loader_t *L, const yaml_parser_t *p)
+{
+    const char *problem = p->problem ? p->problem : "unknown error";
+    switch (p->error) {
+    case YAML_MEMORY_ERROR:
+        L->oom = true;
+        break;
+    case YAML_READER_ERROR:
+        if (p->problem_value != -1)
+            cc_error(L->d, L->path, mark_at_offset(L, p->problem_offset),
+                     "invalid YAML: %s (byte 0x%02x); a contract is UTF-8 text", problem,
+                     (unsigned)p->problem_value & 0xFFu);
+        else
+            cc_error(L->d, L->path, mark_at_offset(L, p->problem_offset),
+                     "invalid YAML: %s", problem);
+        break;
+    default:
+        cc_error(L->d, L->path, mark_of(p->problem_mark), "invalid YAML: %s", problem);
+        if (p->context)
+            cc_diag_related(L->d, L->path, mark_of(p->context_mark), "%s", p->context);
+        break;
+    }
+}
+
+/* Anchors and tags are refused on every node: they make a contract read
+ * differently to a person than to the generator. */
+static bool refuse_properties(loader_t *L, const yaml_char_t *anchor,
+                              const yaml_char_t *tag, yaml_mark_t at)
+{
+    bool bad = false;
+    if (anchor) {
+        cc_error(L->d, L->path, mark_of(at),
+                 "anchors ('&%s') are not supported in a contract; write the value out",
+                 (const char *)anchor);
+        bad = true;
+    }
+    if (tag) {
+        const char *t = (const char *)tag;
+        const char *core = "tag:yaml.org,2002:";
+        if (strncmp(t, core, strlen(core)) == 0)
+            cc_error(L->d, L->path, mark_of(at),
+                     "tags ('!!%s') are not supported in a contract; the loader types every value itself",
+                     t + strlen(core));
+        else
+            cc_error(L->d, L->path, mark_of(at),
+                     "tags ('%s') are not supported in a contract; the loader types every value itself",
+                     t);
+        bad = true;
+    }
+    return bad;
+}
+
+static int compare_key_ptrs(const void *a, const void *b)
+{
+    const ynode_t *x = **(ynode_t *const *const *)a, *y = **(ynode_t *const *const *)b;
+    int r = strcmp(x->text, y->text);
+    if (r)
+        return r;
+    /* equal keys: the earlier one first */
+    if (x->mark.line != y->mark.line)
+        return x->mark.line < y->mark.line ? -1 : 1;
+    return x->mark.column < y->mark.column ? -1 : (x->mark.column > y->mark.column);
+}
+
+/* Checks the keys of a finished mapping: each is a scalar, not a merge key,
+ * and not present twice (sorted, so n log n even for 65,536 keys).  A bad
+ * or repeated pair is reported and removed, so the model sees each key once,
+ * the first as written. */
+static bool finish_mapping(loader_t *L, ynode_t *map)
+{
+    size_t pairs = map->count / 2;
+    bool *drop = calloc(pairs ? pairs : 1, sizeof *drop);
+    ynode_t ***sorted = malloc((pairs ? pairs : 1) * sizeof *sorted);
+    if (!drop || !sorted) {
+        free(drop);
+        free(sorted);
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < pairs; i++) {
+        ynode_t *k = map->items[2 * i];
+        if (k->poisoned) {
+            drop[i] = true;
+        } else if (k->kind != Y_SCALAR) {
+            cc_error(L->d, L->path, k->mark, "a mapping key must be a plain name, not %s",
+                     kind_phrase(k));
+            drop[i] = true;
+        } else if (!k->quoted && strcmp(k->text, "<<") == 0) {
+            cc_error(L->d, L->path, k->mark,
+                     "merge keys ('<<') are not supported in a contract; write the keys out");
+            drop[i] = true;
+        } else {
+            sorted[n++] = &map->items[2 * i];
+        }
+    }
+    qsort(sorted, n, sizeof *sorted, compare_key_ptrs);
+    for (size_t i = 1; i < n; i++) {
+        const ynode_t *first = *sorted[i - 1], *again = *sorted[i];
+        if (strcmp(first->text, again->text) != 0)
+            continue;
+        /* find the first of the run for the note */
+        size_t j = i - 1;
+        while (j > 0 && strcmp((*sorted[j - 1])->text, again->text) == 0)
+            j--;
+        first = *sorted[j];
+        cc_error(L->d, L->path, again->mark, "duplicate key '%s'", again->text);
+        cc_diag_related(L->d, L->path, first->mark, "'%s' first appears here", first->text);
+        drop[(size_t)(sorted[i] - map->items) / 2] = true;
+    }
+    free(sorted);
+    size_t out = 0;
+    for (size_t i = 0; i < pairs; i++) {
+        if (drop[i]) {
+            node_free(map->items[2 * i]);
+            node_free(map->items[2 * i + 1]);
+        } else {
+            map->items[out++] = map->items[2 * i];
+            map->items[out++] = map->items[2 * i + 1];
+        }
+    }
+    map->count = out;
+    free(drop);
+    return true;
+}
+
+/* Reads the event stream into a tree.  Returns the root (NULL for an empty
+ * stream or when reading stopped on an error, which is then reported). */
+static ynode_t *read_tree(loader_t *L, bool *stopped)
+{
+    yaml_parser_t parser;
+    ynode_t *stack[CC_MAX_YAML_NESTING];
+    size_t depth = 0;
+    ynode_t *root = NULL;
+    unsigned documents = 0;
+    bool done = false;
+
+    *stopped = false;
+    if (!yaml_parser_initialize(&parser)) {
+        L->oom = true;
+        *stopped = true;
+        return NULL;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)L->text, L->len);
+    yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+
+    while (!done) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            report_parser_error(L, &parser);
+            *stopped = true;
+            break;
+        }
+        ynode_t *node = NULL;
+        bool close = false;
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+            done = true;
+            break;
+        case YAML_DOCUMENT_START_EVENT:
+            if (++documents > 1) {
+                cc_error(L->d, L->path, mark_of(ev.start_mark),
+                         "a contract file holds one YAML document; this is a second one");
+                *stopped = true;
+                done = true;
+            }
+            break;
+        case YAML_ALIAS_EVENT:
+            cc_error(L->d, L->path, mark_of(ev.start_mark),
+                     "aliases ('*%s') are not supported in a contract; write the value out",
+                     (const char *)ev.data.alias.anchor);
+            node = calloc(1, sizeof *node);
+            if (node) {
+                node->kind = Y_SCALAR;
+                node->poisoned = true;
+                node->mark = node->end = mark_of(ev.start_mark);
+                node->text = cc_strdup("");
+            }
+            break;
+        case YAML_SCALAR_EVENT:
+            node = calloc(1, sizeof *node);
+            if (!node)
+                break;
+            node->kind = Y_SCALAR;
+            node->mark = mark_of(ev.start_mark);
+            node->end = mark_of(ev.end_mark);
+            node->style = ev.data.scalar.style;
+            node->quoted = ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+            node->len = ev.data.scalar.length;
+            node->text = cc_strndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
+            node->poisoned = refuse_properties(L, ev.data.scalar.anchor, ev.data.scalar.tag,
+                                               ev.start_mark);
+            if (node->text && memchr(ev.data.scalar.value, '\0', ev.data.scalar.length)) {
+                cc_error(L->d, L->path, node->mark,
+                         "a NUL character is not allowed in a contract value");
+                node->poisoned = true;
+            }
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+            node = calloc(1, sizeof *node);
+            if (!node)
+                break;
+            node->kind = ev.type == YAML_MAPPING_START_EVENT ? Y_MAP : Y_SEQ;
+            node->mark = node->end = mark_of(ev.start_mark);
+            node->poisoned = ev.type == YAML_MAPPING_START_EVENT
+                ? refuse_properties(L, ev.data.mapping_start.anchor,
+                                    ev.data.mapping_start.tag, ev.start_mark)
+                : refuse_properties(L, ev.data.sequence_start.anchor,
+                                    ev.data.sequence_start.tag, ev.start_mark);
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            close = true;
+            break;
+        default:
+            break;
+        }
+        yaml_event_delete(&ev);
+
+        if (close && depth > 0) {
+            ynode_t *top = stack[--depth];
+            if (top->kind == Y_MAP && !finish_mapping(L, top))
+                L->oom = true;
+        }
+        if (node) {
+            if (!node->text && node->kind == Y_SCALAR) {
+                node_free(node);
+                node = NULL;
+                L->oom = true;
+            } else if (++L->nodes > CC_MAX_YAML_NODES) {
+                cc_error(L->d, L->path, node->mark,
+                         "the contract has more than %d YAML nodes, the limit", CC_MAX_YAML_NODES);
+                node_free(node);
+                *stopped = true;
+                break;
+            } else if (depth > 0) {
+                if (!node_append(stack[depth - 1], node)) {
+                    node_free(node);
+                    L->oom = true;
+                    node = NULL;
+                }
+            } else if (!root) {
+                root = node;
+            } else {
+                node_free(node); /* cannot happen: one root per document */
+                node = NULL;
+            }
+            if (node && node->kind != Y_SCALAR) {
+                if (depth == CC_MAX_YAML_NESTING) {
+                    cc_error(L->d, L->path, node->mark,
+                             "the contract nests more than %d YAML collections, the limit",
+                             CC_MAX_YAML_NESTING);
+                    *stopped = true;
+                    break;
+                }
+                stack[depth++] = node;
+            }
+        } else if (!close && (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT ||
+                              ev.type == YAML_SEQUENCE_START_EVENT ||
+                              ev.type == YAML_MAPPING_START_EVENT)) {
+            L->oom = true;
+        }
+        if (L->oom) {
+            *stopped = true;
+            break;
+        }
+    }
+    yaml_parser_delete(&parser);
+    if (*stopped) {
+        node_free(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* ---- typed scalars ---------------------------------------------------- */
+
+/* The value of a mapping key, for messages. */
+static const char *key_text(const ynode_t *map, size_t pair)
+{
+    return map->items[2 * pair]->text;
+}
+
+static bool is_null_scalar(const ynode_t *n)
+{
+    return n->kind == Y_SCALAR && !n->quoted &&
+           (n->len == 0 || strcmp(n->text, "~") == 0 || strcmp(n->text, "null") == 0 ||
+            strcmp(n->text, "Null") == 0 || strcmp(n->text, "NULL") == 0);
+}
+
+/* A string value: any scalar style, but not an empty or null plain scalar. */
+static char *get_string(loader_t *L, const ynode_t *n, const char *key)
+{
+    if (n->poisoned)
+        return NULL;
+    if (n->kind != Y_SCALAR) {
+        cc_error(L->d, L->path, n->mark, "'%s' expects a string, found %s", key, kind_phrase(n));
+        return NULL;
+    }
+    if (is_null_scalar(n)) {
+        cc_error(L->d, L->path, n->mark, "'%s' expects a string, found %s", key,
+                 n->len ? "null" : "nothing");
+        return NULL;
+    }
+    char *s = cc_strdup(n->text);
+    if (!s)
+        L->oom = true;
+    return s;
+}
+
+bool cc_is_integer_text(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        return s[1] == '\0';
+    if (*s < '1' || *s > '9')
+        return false;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    return *s == '\0';
+}
+
+/* An integer value: a plain scalar -?(0|[1-9][0-9]*) within [min, max]. */
+static bool get_int(loader_t *L, const ynode_t *n, const char *key, int64_t min, int64_t max,
+                    int64_t *out)
+{
+    if (n->poisoned)
+        return false;
+    if (n->kind != Y_SCALAR || n->quoted) {
+        cc_error(L->d, L->path, n->mark, "'%s' expects an integer, found %s", key,
+                 kind_phrase(n));
+        return false;
+    }
+    if (!cc_is_integer_text(n->text)) {
+        cc_error(L->d, L->path, n->mark, "'%s' expects an integer, found '%s'", key, n->text);
+        return false;
+    }
+    /* Accumulate negatively: covers INT64_MIN and detects overflow. */
+    const char *s = n->text;
+    bool neg = *s == '-';
+    if (neg)
+        s++;
+    int64_t v = 0;
+    bool overflow = false;
+    for (; *s; s++) {
+        int dgt = *s - '0';
+        if (v < (INT64_MIN + dgt) / 10) {
+            overflow = true;
+            break;
+        }
+        v = v * 10 - dgt;
+    }
+    if (!neg && !overflow && v == INT64_MIN)
+        overflow = true;
+    if (!overflow && !neg)
+        v = -v;
+    if (overflow || v < min || v > max) {
+        cc_error(L->d, L->path, n->mark, "'%s' must be between %lld and %lld, not %s", key,
+                 (long long)min, (long long)max, n->text);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool get_bool(loader_t *L, const ynode_t *n, const char *key, bool *out)
+{
+    if (n->poisoned)
+        return false;
+    if (n->kind == Y_SCALAR && !n->quoted) {
+        if (strcmp(n->text, "true") == 0) {
+            *out = true;
+            return true;
+        }
+        if (strcmp(n->text, "false") == 0) {
+            *out = false;
+            return true;
+        }
+        cc_error(L->d, L->path, n->mark, "'%s' expects true or false, found '%s'", key, n->text);
+        return false;
+    }
+    cc_error(L->d, L->path, n->mark, "'%s' expects true or false, found %s", key, kind_phrase(n));
+    return false;
+}
+
+static bool expect_kind(loader_t *L, const ynode_t *n, ykind_t kind, const char *key)
+{
+    if (n->poisoned)
+        return false;
+    if (n->kind == kind)
+        return true;
+    cc_error(L->d, L->path, n->mark, "'%s' expects %s, found %s", key,
+             kind == Y_MAP ? "a mapping" : "a sequence", kind_phrase(n));
+    return false;
+}
+
+/* ---- keys ------------------------------------------------------------- */
+
+/* Sorts the pairs of `map` into slots[i] for names[i]; reports every other
+ * key as unknown "IN_WHAT" with the closest name as a suggestion. */
+static void collect_keys(loader_t *L, const ynode_t *map, const char *const *names, size_t n,
+                         const ynode_t **slots, const ynode_t **slot_keys, const char *in_what)
+{
+    for (size_t i = 0; i < n; i++) {
+        slots[i] = NULL;
+        if (slot_keys)
+            slot_keys[i] = NULL;
+    }
+    for (size_t p = 0; p < map->count / 2; p++) {
+        const char *k = key_text(map, p);
+        size_t i = 0;
+        while (i < n && strcmp(names[i], k) != 0)
+            i++;
+        if (i < n) {
+            slots[i] = map->items[2 * p + 1];
+            if (slot_keys)
+                slot_keys[i] = map->items[2 * p];
+            continue;
+        }
+        const char *near = cc_suggest(k, names, n);
+        if (near)
+            cc_error(L->d, L->path, map->items[2 * p]->mark,
+                     "unknown key '%s' %s; did you mean '%s'?", k, in_what, near);
+        else
+            cc_error(L->d, L->path, map->items[2 * p]->mark, "unknown key '%s' %s", k, in_what);
+    }
+}
+
+static void missing_key(loader_t *L, cc_mark_t at, const char *key, const char *in_what)
+{
+    cc_error(L->d, L->path, at, "missing key '%s' %s", key, in_what);
+}
+
+/* ---- fields ----------------------------------------------------------- */
+
+enum field_key {
+    FK_TYPE, FK_DESCRIPTION, FK_FORMAT_TEXT, FK_EXAMPLE, FK_NULLABLE,
+    FK_MIN_LENGTH, FK_MAX_LENGTH, FK_PATTERN, FK_GROUNDED,
+    FK_MINIMUM, FK_MAXIMUM, FK_SCALE, FK_SIGNED, FK_VALUES, FK_FIELDS,
+    FK_ITEMS, FK_MIN_ITEMS, FK_MAX_ITEMS, FK_COUNT
+};
+
+static const char *const field_keys[FK_COUNT] = {
+    "type", "description", "format_text", "example", "nullable",
+    "min_length", "max_length", "pattern", "grounded",
+    "minimum", "maximum", "scale", "signed", "values", "fields",
+    "items", "min_items", "max_items"
+};
+
+#define TBIT(t) (1u << (t))
+/* Which types each key is valid for; 0 = every type (the common keys). */
+static const unsigned field_key_types[FK_COUNT] = {
+    0, 0, 0, 0, 0,
+    TBIT(CONTRACTC_TYPE_STRING), TBIT(CONTRACTC_TYPE_STRING), TBIT(CONTRACTC_TYPE_STRING),
+    TBIT(CONTRACTC_TYPE_STRING),
+    TBIT(CONTRACTC_TYPE_INTEGER) | TBIT(CONTRACTC_TYPE_NUMBER) | TBIT(CONTRACTC_TYPE_DECIMAL),
+    TBIT(CONTRACTC_TYPE_INTEGER) | TBIT(CONTRACTC_TYPE_NUMBER) | TBIT(CONTRACTC_TYPE_DECIMAL),
+    TBIT(CONTRACTC_TYPE_DECIMAL), TBIT(CONTRACTC_TYPE_DECIMAL),
+    TBIT(CONTRACTC_TYPE_ENUM), TBIT(CONTRACTC_TYPE_OBJECT),
+    TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY)
+};
+
+static const char *const builtin_types[] = {
+    "string", "integer", "number", "boolean", "decimal",
+    "enum", "date", "datetime", "object", "array"
+};
+#define BUILTIN_COUNT (sizeof builtin_types / sizeof builtin_types[0])
+
+static contractc_type_t builtin_type(const char *name)
+{
+    for (size_t i = 0; i < BUILTIN_COUNT; i++)
+        if (strcmp(builtin_types[i], name) == 0)
+            return (contractc_type_t)(CONTRACTC_TYPE_STRING + (int)i);
+    return (contractc_type_t)0;
+}
+
+static const cc_named_type_t *find_named(const cc_contract_t *c, const char *name)
+{
+    for (size_t i = 0; i < c->type_count; i++)
+        if (strcmp(c->types[i].name, name) == 0)
+            return &c->types[i];
+    return NULL;
+}
+
+/* Where a field sits, for messages: "field 'a.b'" or "field 'x' of type 'T'". */
+typedef struct where {
+    const char *path;       /* "line_items[].amount_cents" */
+    const char *type_name;  /* the named type the field belongs to; NULL: the record */
+    bool items;             /* describing the `items` of `path` */
+} where_t;
+
+static char *where_text(const where_t *w)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_printf(&b, "%sfield '%s'", w->items ? "in the items of " : "in ", w->path);
+    if (w->type_name)
+        cc_buf_printf(&b, " of type '%s'", w->type_name);
+    return cc_buf_take(&b, NULL);
+}
+
+static void load_object_fields(loader_t *L, const ynode_t *map, cc_object_t *o,
+                               const char *prefix, const char *type_name);
+static void load_rules(loader_t *L, const ynode_t *seq, cc_object_t *o, const char *id_prefix);
+
+/* A length or item count bound: 0 .. 2^32 - 2 (UINT32_MAX means none). */
+static bool get_count(loader_t *L, const ynode_t *n, const char *key, uint32_t *out)
+{
+    int64_t v;
+    if (!get_int(L, n, key, 0, (int64_t)UINT32_MAX - 1, &v))
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* Column of byte `offset` of a scalar's value, when the scalar shows its
+ * text verbatim on one line (plain, or quoted without escapes); else the
+ * scalar's own mark. */
+static cc_mark_t mark_in_scalar(const ynode_t *n, size_t offset)
+{
+    cc_mark_t m = n->mark;
+    if (n->mark.line != n->end.line || offset > n->len)
+        return m;
+    bool verbatim = n->style == YAML_PLAIN_SCALAR_STYLE ||
+        (n->style == YAML_SINGLE_QUOTED_SCALAR_STYLE && !strchr(n->text, '\'')) ||
+        (n->style == YAML_DOUBLE_QUOTED_SCALAR_STYLE && !strchr(n->text, '\\') &&
+         !strchr(n->text, '"'));
+    if (!verbatim)
+        return m;
+    unsigned chars = 0;
+    for (size_t i = 0; i < offset; i++)
+        if (((unsigned char)n->text[i] & 0xC0) != 0x80)
+            chars++;
+    m.column += chars + (n->style == YAML_PLAIN_SCALAR_STYLE ? 0 : 1);
+    return m;
+}
+
+/* A decimal bound ("0.5" for scale 2) in minor units: at most `scale`
+ * fraction digits, padded, then read with the runtime's own conversion. */
+static bool get_decimal_bound(loader_t *L, const ynode_t *n, const char *key, uint8_t scale,
+                              int64_t *out)
+{
+    if (n->poisoned)
+        return false;
+    if (n->kind != Y_SCALAR || !n->quoted) {
+        cc_error(L->d, L->path, n->mark,
+                 "'%s' of a decimal expects a quoted decimal string such as '10.00', found %s",
+                 key, n->kind == Y_SCALAR ? "a number" : kind_phrase(n));
+        return false;
+    }
+    const char *s = n->text;
+    const char *dot = strchr(s, '.');
+    size_t frac = dot ? strlen(dot + 1) : 0;
+    if (dot && frac > scale) {
+        cc_error(L->d, L->path, n->mark,
+                 "'%s' \"%s\" has %zu fraction digits; the field's scale is %u", key, s, frac,
+                 (unsigned)scale);
+        return false;
+    }
+    char buf[64];
+    size_t int_len = dot ? (size_t)(dot - s) : strlen(s);
+    if (int_len + 1 + scale >= sizeof buf || (dot && frac == 0)) {
+        cc_error(L->d, L->path, n->mark, "'%s' \"%s\" is not a decimal such as \"10.00\"", key, s);
+        return false;
+    }
+    memcpy(buf, s, int_len);
+    size_t k = int_len;
+    if (scale > 0) {
+        buf[k++] = '.';
+        for (size_t i = 0; i < scale; i++)
+            buf[k++] = i < frac ? dot[1 + i] : '0';
+    }
+    buf[k] = '\0';
+    cc_convert_t r = cc_convert_decimal(buf, k, scale, true, out);
+    if (r == CC_CONVERT_FORMAT) {
+        cc_error(L->d, L->path, n->mark, "'%s' \"%s\" is not a decimal such as \"10.00\"", key, s);
+        return false;
+    }
+    if (r == CC_CONVERT_RANGE) {
+        cc_error(L->d, L->path, n->mark, "'%s' \"%s\" is out of range for a decimal of scale %u",
+                 key, s, (unsigned)scale);
+        return false;
+    }
+    return true;
+}
+
+/* RFC 8259 number grammar (a number bound is written as a JSON number). */
+bool cc_is_json_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            s++;
+    else
+        return false;
+    if (*s == '.') {
+        s++;
+        if (*s < '0' || *s > '9')
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (*s < '0' || *s > '9')
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
+static bool get_number_bound(loader_t *L, const ynode_t *n, const char *key, double *out)
+{
+    if (n->poisoned)
+        return false;
+    if (n->kind != Y_SCALAR || n->quoted) {
+        cc_error(L->d, L->path, n->mark, "'%s' expects a number, found %s", key, kind_phrase(n));
+        return false;
+    }
+    if (!cc_is_json_number(n->text)) {
+        cc_error(L->d, L->path, n->mark, "'%s' expects a number such as 0.5, found '%s'", key,
+                 n->text);
+        return false;
+    }
+    if (cc_convert_number(n->text, n->len, out) != CC_CONVERT_OK) {
+        cc_error(L->d, L->path, n->mark, "'%s' %s is out of the range of a double", key, n->text);
+        return false;
+    }
+    return true;
+}
+
+static void load_enum_values(loader_t *L, const ynode_t *seq, cc_enum_t *e, const char *in_what)
+{
+    if (!expect_kind(L, seq, Y_SEQ, "values"))
+        return;
+    e->mark = seq->mark;
+    if (seq->count == 0) {
+        cc_error(L->d, L->path, seq->mark, "empty enum %s: 'values' needs at least one value",
+                 in_what);
+        return;
+    }
+    e->values = calloc(seq->count, sizeof *e->values);
+    e->value_marks = calloc(seq->count, sizeof *e->value_marks);
+    if (!e->values || !e->value_marks) {
+        L->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < seq->count; i++) {
+        const ynode_t *v = seq->items[i];
+        if (v->poisoned)
+            continue;
+        if (v->kind != Y_SCALAR) {
+            cc_error(L->d, L->path, v->mark, "an enum value is a string, not %s", kind_phrase(v));
+            continue;
+        }
+        size_t dup = 0;
+        while (dup < e->count && strcmp(e->values[dup], v->text) != 0)
+            dup++;
+        if (dup < e->count) {
+            cc_error(L->d, L->path, v->mark, "duplicate enum value '%s'", v->text);
+            cc_diag_related(L->d, L->path, e->value_marks[dup], "'%s' first appears here",
+                            v->text);
+            continue;
+        }
+        e->values[e->count] = cc_strdup(v->text);
+        if (!e->values[e->count]) {
+            L->oom = true;
+            return;
+        }
+        e->value_marks[e->count++] = v->mark;
+    }
+}
+
+/* Loads one value: a field's (f set) or an array's items (f NULL). */
+static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_t *f,
+                       const where_t *w)
+{
+    char *in_what = where_text(w);
+    if (!in_what) {
+        L->oom = true;
+        return;
+    }
+    const ynode_t *slot[FK_COUNT], *key[FK_COUNT];
+    collect_keys(L, map, field_keys, FK_COUNT, slot, key, in_what);
+
+    /* The type first: it decides which other keys are valid. */
+    const cc_named_type_t *named = NULL;
+    if (!slot[FK_TYPE]) {
+        missing_key(L, map->mark, "type", in_what);
+    } else {
+        char *t = get_string(L, slot[FK_TYPE], "type");
+        if (t) {
+            v->mark = slot[FK_TYPE]->mark;
+            v->type = builtin_type(t);
+            if (!v->type) {
+                named = find_named(L->c, t);
+                if (named && named->object)
+                    v->type = CONTRACTC_TYPE_OBJECT;
+                else if (named && named->enumeration)
+                    v->type = CONTRACTC_TYPE_ENUM;
+                if (named) {
+                    v->type_ref = t;
+                    t = NULL;
+                } else {
+                    /* suggest among the built-ins and the named types */
+                    size_t n = BUILTIN_COUNT + L->c->type_count;
+                    const char **cand = malloc(n * sizeof *cand);
+                    const char *near = NULL;
+                    if (cand) {
+                        for (size_t i = 0; i < BUILTIN_COUNT; i++)
+                            cand[i] = builtin_types[i];
+                        for (size_t i = 0; i < L->c->type_count; i++)
+                            cand[BUILTIN_COUNT + i] = L->c->types[i].name;
+                        near = cc_suggest(t, cand, n);
+                    }
+                    if (near)
+                        cc_error(L->d, L->path, slot[FK_TYPE]->mark,
+                                 "unknown type '%s' %s; did you mean '%s'?", t, in_what, near);
+                    else
+                        cc_error(L->d, L->path, slot[FK_TYPE]->mark,
+                                 "unknown type '%s' %s; a type is one of string, integer, "
+                                 "number, boolean, decimal, enum, date, datetime, object, "
+                                 "array or a name from 'types'",
+                                 t, in_what);
+                    free(cand);
+                }
+            }
+            free(t);
+        }
+    }
+
+    /* Keys valid for some type but not for this one. */
+    for (size_t k = 0; k < FK_COUNT; k++) {
+        if (!slot[k])
+            continue;
+        bool bad = false;
+        if (field_key_types[k] == 0) {
+            if (!f && (k == FK_DESCRIPTION || k == FK_FORMAT_TEXT || k == FK_EXAMPLE)) {
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key '%s' is not valid %s; put it on the array field", field_keys[k],
+                         in_what);
+                bad = true;
+            } else if (!f && k == FK_NULLABLE) {
+                cc_error(L->d, L->path, key[k]->mark,
+                         "nullable array items are not supported in v1; make the array "
+                         "field nullable instead");
+                bad = true;
+            }
+        } else if (v->type && v->type_ref) {
+            cc_error(L->d, L->path, key[k]->mark,
+                     "key '%s' is not valid %s: its type is the named type '%s'",
+                     field_keys[k], in_what, v->type_ref);
+            bad = true;
+        } else if (v->type && !(field_key_types[k] & TBIT(v->type))) {
+            if (k == FK_GROUNDED)
+                cc_error(L->d, L->path, key[k]->mark,
+                         "'grounded' applies to strings only; this is a field of type %s",
+                         cc_type_name(v->type));
+            else
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key '%s' is not valid for a field of type %s", field_keys[k],
+                         cc_type_name(v->type));
+            bad = true;
+        } else if (!v->type) {
+            bad = true; /* unknown type: already reported; skip its constraints */
+        }
+        if (bad)
+            slot[k] = NULL;
+    }
+
+    if (f) {
+        if (slot[FK_DESCRIPTION])
+            f->description = get_string(L, slot[FK_DESCRIPTION], "description");
+        if (slot[FK_FORMAT_TEXT])
+            f->format_text = get_string(L, slot[FK_FORMAT_TEXT], "format_text");
+        if (slot[FK_NULLABLE])
+            get_bool(L, slot[FK_NULLABLE], "nullable", &f->nullable);
+    }
+
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING:
+        if (slot[FK_MIN_LENGTH] && get_count(L, slot[FK_MIN_LENGTH], "min_length", &v->min_length))
+            v->has_min_length = true;
+        if (slot[FK_MAX_LENGTH] && get_count(L, slot[FK_MAX_LENGTH], "max_length", &v->max_length))
+            v->has_max_length = true;
+        if (v->has_min_length && v->has_max_length && v->min_length > v->max_length)
+            cc_error(L->d, L->path, slot[FK_MAX_LENGTH]->mark,
+                     "min_length %u is greater than max_length %u", (unsigned)v->min_length,
+                     (unsigned)v->max_length);
+        if (slot[FK_GROUNDED])
+            get_bool(L, slot[FK_GROUNDED], "grounded", &v->grounded);
+        if (slot[FK_PATTERN]) {
+            const ynode_t *p = slot[FK_PATTERN];
+            v->pattern = get_string(L, p, "pattern");
+            if (v->pattern) {
+                v->pattern_mark = p->mark;
+                cc_pattern_error_t err;
+                memset(&err, 0, sizeof err);
+                v->dfa = cc_pattern_compile(v->pattern, &err);
+                if (!v->dfa) {
+                    err.message[sizeof err.message - 1] = '\0';
+                    cc_error(L->d, L->path, mark_in_scalar(p, err.offset),
+                             "invalid pattern: %s", err.message);
+                }
+            }
+        }
+        break;
+    case CONTRACTC_TYPE_INTEGER: {
+        const int64_t lo = CONTRACTC_INTEGER_MIN, hi = CONTRACTC_INTEGER_MAX;
+        if (slot[FK_MINIMUM] && get_int(L, slot[FK_MINIMUM], "minimum", lo, hi, &v->minimum)) {
+            v->has_minimum = true;
+            v->minimum_mark = slot[FK_MINIMUM]->mark;
+        }
+        if (slot[FK_MAXIMUM] && get_int(L, slot[FK_MAXIMUM], "maximum", lo, hi, &v->maximum)) {
+            v->has_maximum = true;
+            v->maximum_mark = slot[FK_MAXIMUM]->mark;
+        }
+        if (v->has_minimum && v->has_maximum && v->minimum > v->maximum)
+            cc_error(L->d, L->path, v->maximum_mark, "minimum %lld is greater than maximum %lld",
+                     (long long)v->minimum, (long long)v->maximum);
+        break;
+    }
+    case CONTRACTC_TYPE_NUMBER:
+        if (slot[FK_MINIMUM] &&
+            get_number_bound(L, slot[FK_MINIMUM], "minimum", &v->number_minimum)) {
+            v->has_minimum = true;
+            v->minimum_mark = slot[FK_MINIMUM]->mark;
+            v->minimum_text = cc_strdup(slot[FK_MINIMUM]->text);
+        }
+        if (slot[FK_MAXIMUM] &&
+            get_number_bound(L, slot[FK_MAXIMUM], "maximum", &v->number_maximum)) {
+            v->has_maximum = true;
+            v->maximum_mark = slot[FK_MAXIMUM]->mark;
+            v->maximum_text = cc_strdup(slot[FK_MAXIMUM]->text);
+        }
+        if (v->has_minimum && v->has_maximum && v->number_minimum > v->number_maximum)
+            cc_error(L->d, L->path, v->maximum_mark, "minimum %s is greater than maximum %s",
+                     slot[FK_MINIMUM]->text, slot[FK_MAXIMUM]->text);
+        break;
+    case CONTRACTC_TYPE_DECIMAL: {
+        bool scale_ok = false;
+        int64_t scale = 0;
+        if (!slot[FK_SCALE])
+            missing_key(L, map->mark, "scale", in_what);
+        else if (get_int(L, slot[FK_SCALE], "scale", 0, 18, &scale))
+            scale_ok = true;
+        v->scale = (uint8_t)scale;
+        if (slot[FK_SIGNED])
+            get_bool(L, slot[FK_SIGNED], "signed", &v->is_signed);
+        if (scale_ok && slot[FK_MINIMUM] &&
+            get_decimal_bound(L, slot[FK_MINIMUM], "minimum", v->scale, &v->minimum)) {
+            v->has_minimum = true;
+            v->minimum_mark = slot[FK_MINIMUM]->mark;
+            v->minimum_text = cc_strdup(slot[FK_MINIMUM]->text);
+        }
+        if (scale_ok && slot[FK_MAXIMUM] &&
+            get_decimal_bound(L, slot[FK_MAXIMUM], "maximum", v->scale, &v->maximum)) {
+            v->has_maximum = true;
+            v->maximum_mark = slot[FK_MAXIMUM]->mark;
+            v->maximum_text = cc_strdup(slot[FK_MAXIMUM]->text);
+        }
+        if (v->has_minimum && v->has_maximum && v->minimum > v->maximum)
+            cc_error(L->d, L->path, v->maximum_mark, "minimum \"%s\" is greater than maximum \"%s\"",
+                     slot[FK_MINIMUM]->text, slot[FK_MAXIMUM]->text);
+        break;
+    }
+    case CONTRACTC_TYPE_ENUM:
+        if (v->type_ref) {
+            v->enumeration = named ? named->enumeration : NULL;
+        } else if (!slot[FK_VALUES]) {
+            missing_key(L, map->mark, "values", in_what);
+        } else {
+            v->enumeration = calloc(1, sizeof *v->enumeration);
+            if (!v->enumeration) {
+                L->oom = true;
+                break;
+            }
+            load_enum_values(L, slot[FK_VALUES], v->enumeration, in_what);
+        }
+        break;
+    case CONTRACTC_TYPE_OBJECT:
+        if (v->type_ref) {
+            v->object = named ? named->object : NULL;
+        } else if (!slot[FK_FIELDS]) {
+            missing_key(L, map->mark, "fields", in_what);
+        } else if (expect_kind(L, slot[FK_FIELDS], Y_MAP, "fields")) {
+            v->object = calloc(1, sizeof *v->object);
+            if (!v->object) {
+                L->oom = true;
+                break;
+            }
+            v->object->mark = slot[FK_FIELDS]->mark;
+            cc_buf_t b = CC_BUF_INIT;
+            cc_buf_printf(&b, "%s%s", w->path, w->items ? "[]" : "");
+            char *prefix = cc_buf_take(&b, NULL);
+            if (!prefix) {
+                L->oom = true;
+                break;
+            }
+            load_object_fields(L, slot[FK_FIELDS], v->object, prefix, w->type_name);
+            free(prefix);
+        }
+        break;
+    case CONTRACTC_TYPE_ARRAY:
+        if (slot[FK_MIN_ITEMS] && get_count(L, slot[FK_MIN_ITEMS], "min_items", &v->min_items))
+            v->has_min_items = true;
+        if (slot[FK_MAX_ITEMS] && get_count(L, slot[FK_MAX_ITEMS], "max_items", &v->max_items))
+            v->has_max_items = true;
+        if (v->has_min_items && v->has_max_items && v->min_items > v->max_items)
+            cc_error(L->d, L->path, slot[FK_MAX_ITEMS]->mark,
+                     "min_items %u is greater than max_items %u", (unsigned)v->min_items,
+                     (unsigned)v->max_items);
+        if (!slot[FK_ITEMS]) {
+            cc_error(L->d, L->path, map->mark, "an array needs 'items' %s", in_what);
+        } else if (w->items) {
+            cc_error(L->d, L->path, slot[FK_ITEMS]->mark,
+                     "arrays of arrays are not supported in v1 %s; use an array of objects",
+                     in_what);
+        } else if (expect_kind(L, slot[FK_ITEMS], Y_MAP, "items")) {
+            v->items = calloc(1, sizeof *v->items);
+            if (!v->items) {
+                L->oom = true;
+                break;
+            }
+            where_t iw = *w;
+            iw.items = true;
+            load_value(L, slot[FK_ITEMS], v->items, NULL, &iw);
+        }
+        break;
+    default:
+        break;
+    }
+
+    if (f && slot[FK_EXAMPLE]) {
+        const ynode_t *e = slot[FK_EXAMPLE];
+        if (e->poisoned) {
+            /* reported */
+        } else if (v->type == CONTRACTC_TYPE_OBJECT || v->type == CONTRACTC_TYPE_ARRAY) {
+            cc_error(L->d, L->path, key[FK_EXAMPLE]->mark,
+                     "'example' is for scalar fields; this is a field of type %s",
+                     cc_type_name(v->type));
+        } else if (e->kind != Y_SCALAR) {
+            cc_error(L->d, L->path, e->mark, "'example' expects a scalar, found %s",
+                     kind_phrase(e));
+        } else if (e->quoted && (v->type == CONTRACTC_TYPE_INTEGER ||
+                                 v->type == CONTRACTC_TYPE_NUMBER ||
+                                 v->type == CONTRACTC_TYPE_BOOLEAN)) {
+            cc_error(L->d, L->path, e->mark, "'example' of a field of type %s expects %s, "
+                     "found a string", cc_type_name(v->type),
+                     v->type == CONTRACTC_TYPE_BOOLEAN ? "true or false"
+                     : v->type == CONTRACTC_TYPE_INTEGER ? "an integer" : "a number");
+        } else if (!e->quoted && v->type == CONTRACTC_TYPE_DECIMAL) {
+            cc_error(L->d, L->path, e->mark,
+                     "example of a decimal is a quoted string such as '1250.00'");
+        } else {
+            f->example = cc_strdup(e->text);
+            f->example_mark = e->mark;
+            if (!f->example)
+                L->oom = true;
+        }
+    }
+    free(in_what);
+}
+
+static bool is_contract_name(const char *s)
+{
+    if (!(*s >= 'a' && *s <= 'z'))
+        return false;
+    for (s++; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+static void load_object_fields(loader_t *L, const ynode_t *map, cc_object_t *o,
+                               const char *prefix, const char *type_name)
+{
+    size_t pairs = map->count / 2;
+    o->mark = map->mark;
+    if (pairs == 0) {
+        cc_error(L->d, L->path, map->mark, "an object needs at least one field");
+        return;
+    }
+    if (pairs > CC_MAX_FIELDS) {
+        cc_error(L->d, L->path, map->items[2 * CC_MAX_FIELDS]->mark,
+                 "an object has at most %d fields; this is field %d", CC_MAX_FIELDS,
+                 CC_MAX_FIELDS + 1);
+        pairs = CC_MAX_FIELDS;
+    }
+    o->fields = calloc(pairs, sizeof *o->fields);
+    if (!o->fields) {
+        L->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < pairs && !L->oom; i++) {
+        const ynode_t *k = map->items[2 * i], *val = map->items[2 * i + 1];
+        cc_field_t *f = &o->fields[o->field_count];
+        if (!cc_is_identifier(k->text)) {
+            cc_error(L->d, L->path, k->mark,
+                     "invalid field name '%s'; a field name is [A-Za-z_][A-Za-z0-9_]*", k->text);
+            continue;
+        }
+        f->name = cc_strdup(k->text);
+        if (!f->name) {
+            L->oom = true;
+            return;
+        }
+        f->mark = k->mark;
+        o->field_count++;
+        cc_buf_t b = CC_BUF_INIT;
+        if (prefix && *prefix)
+            cc_buf_printf(&b, "%s.%s", prefix, k->text);
+        else
+            cc_buf_puts(&b, k->text);
+        char *path = cc_buf_take(&b, NULL);
+        if (!path) {
+            L->oom = true;
+            return;
+        }
+        where_t w = {path, type_name, false};
+        if (val->poisoned) {
+            /* reported */
+        } else if (val->kind != Y_MAP) {
+            cc_error(L->d, L->path, val->mark,
+                     "field '%s' expects a mapping such as {type: string}, found %s", path,
+                     kind_phrase(val));
+        } else {
+            load_value(L, val, &f->value, f, &w);
+        }
+        free(path);
+    }
+}
+
+/* ---- rules ------------------------------------------------------------ */
+
+enum rule_key { RK_ALL, RK_AT_MOST, RK_EXACTLY, RK_SUM, RK_COMPARE, RK_CHECK, RK_ID, RK_PROMPT,
+                RK_COUNT };
+static const char *const rule_keys[RK_COUNT] = {
+    "all_or_none", "at_most_one", "exactly_one", "sum", "compare", "check", "id", "prompt"
+};
+
+static bool get_path(loader_t *L, const ynode_t *n, const char *key, cc_path_t *p)
+{
+    p->text = get_string(L, n, key);
+    p->mark = n->mark;
+    return p->text != NULL;
+}
+
+static void load_rule(loader_t *L, const ynode_t *map, cc_rule_t *r, const char *id)
+{
+    r->mark = map->mark;
+    r->id = cc_strdup(id);
+    if (!r->id) {
+        L->oom = true;
+        return;
+    }
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_printf(&b, "in rule '%s'", id);
+    char *in_what = cc_buf_take(&b, NULL);
+    if (!in_what) {
+        L->oom = true;
+        return;
+    }
+    const ynode_t *slot[RK_COUNT], *key[RK_COUNT];
+    collect_keys(L, map, rule_keys, RK_COUNT, slot, key, in_what);
+
+    if (slot[RK_ID]) {
+        char *s = get_string(L, slot[RK_ID], "id");
+        if (s) {
+            free(r->id);
+            r->id = s;
+        }
+    }
+    if (slot[RK_PROMPT])
+        r->prompt = get_string(L, slot[RK_PROMPT], "prompt");
+
+    int kind = -1;
+    for (int k = RK_ALL; k <= RK_CHECK; k++) {
+        if (!slot[k])
+            continue;
+        if (kind < 0) {
+            kind = k;
+            continue;
+        }
+        cc_error(L->d, L->path, key[k]->mark,
+                 "a rule has exactly one kind; '%s' beside '%s': write two rules", rule_keys[k],
+                 rule_keys[kind]);
+    }
+    if (kind < 0) {
+        cc_error(L->d, L->path, map->mark,
+                 "a rule needs one of all_or_none, at_most_one, exactly_one, sum, compare or check");
+        free(in_what);
+        return;
+    }
+    const ynode_t *body = slot[kind];
+    const char *kname = rule_keys[kind];
+    switch (kind) {
+    case RK_ALL:
+    case RK_AT_MOST:
+    case RK_EXACTLY:
+        r->kind = kind == RK_ALL ? CC_RULE_ALL_OR_NONE
+                 : kind == RK_AT_MOST ? CC_RULE_AT_MOST_ONE : CC_RULE_EXACTLY_ONE;
+        if (!expect_kind(L, body, Y_SEQ, kname))
+            break;
+        if (body->count < 2) {
+            cc_error(L->d, L->path, body->mark, "'%s' needs at least two fields", kname);
+            break;
+        }
+        r->fields = calloc(body->count, sizeof *r->fields);
+        if (!r->fields) {
+            L->oom = true;
+            break;
+        }
+        for (size_t i = 0; i < body->count; i++)
+            if (get_path(L, body->items[i], kname, &r->fields[r->field_count]))
+                r->field_count++;
+        break;
+    case RK_SUM: {
+        r->kind = CC_RULE_SUM;
+        if (!expect_kind(L, body, Y_MAP, kname))
+            break;
+        static const char *const names[] = {"of", "equals", "tolerance"};
+        const ynode_t *s[3];
+        cc_buf_t bb = CC_BUF_INIT;
+        cc_buf_printf(&bb, "in the sum of rule '%s'", r->id);
+        char *ctx = cc_buf_take(&bb, NULL);
+        if (!ctx) {
+            L->oom = true;
+            break;
+        }
+        collect_keys(L, body, names, 3, s, NULL, ctx);
+        if (!s[0])
+            missing_key(L, body->mark, "of", ctx);
+        else
+            get_path(L, s[0], "of", &r->of);
+        if (!s[1])
+            missing_key(L, body->mark, "equals", ctx);
+        else
+            get_path(L, s[1], "equals", &r->equals);
+        if (s[2] && !s[2]->poisoned) {
+            if (s[2]->kind != Y_SCALAR) {
+                cc_error(L->d, L->path, s[2]->mark, "'tolerance' expects a scalar, found %s",
+                         kind_phrase(s[2]));
+            } else {
+                r->tolerance_text = cc_strdup(s[2]->text);
+                r->tolerance_mark = s[2]->mark;
+                r->tolerance_quoted = s[2]->quoted;
+                if (!r->tolerance_text)
+                    L->oom = true;
+            }
+        }
+        free(ctx);
+        break;
+    }
+    case RK_COMPARE: {
+        r->kind = CC_RULE_COMPARE;
+        if (!expect_kind(L, body, Y_MAP, kname))
+            break;
+        static const char *const names[] = {"left", "op", "right"};
+        static const char *const ops[] = {"<", "<=", "==", "!=", ">=", ">"};
+        const ynode_t *s[3];
+        cc_buf_t bb = CC_BUF_INIT;
+        cc_buf_printf(&bb, "in the compare of rule '%s'", r->id);
+        char *ctx = cc_buf_take(&bb, NULL);
+        if (!ctx) {
+            L->oom = true;
+            break;
+        }
+        collect_keys(L, body, names, 3, s, NULL, ctx);
+        if (!s[0])
+            missing_key(L, body->mark, "left", ctx);
+        else
+            get_path(L, s[0], "left", &r->left);
+        if (!s[2])
+            missing_key(L, body->mark, "right", ctx);
+        else
+            get_path(L, s[2], "right", &r->right);
+        if (!s[1]) {
+            missing_key(L, body->mark, "op", ctx);
+        } else {
+            char *op = get_string(L, s[1], "op");
+            if (op) {
+                size_t i = 0;
+                while (i < 6 && strcmp(ops[i], op) != 0)
+                    i++;
+                if (i < 6)
+                    r->op = (contractc_compare_op_t)(CONTRACTC_OP_LT + (int)i);
+                else
+                    cc_error(L->d, L->path, s[1]->mark,
+                             "unknown operator '%s'; 'op' is one of <, <=, ==, !=, >=, >", op);
+                free(op);
+            }
+        }
+        free(ctx);
+        break;
+    }
+    case RK_CHECK: {
+        r->kind = CC_RULE_CHECK;
+        if (!expect_kind(L, body, Y_MAP, kname))
+            break;
+        static const char *const names[] = {"function", "message"};
+        const ynode_t *s[2];
+        cc_buf_t bb = CC_BUF_INIT;
+        cc_buf_printf(&bb, "in the check of rule '%s'", r->id);
+        char *ctx = cc_buf_take(&bb, NULL);
+        if (!ctx) {
+            L->oom = true;
+            break;
+        }
+        collect_keys(L, body, names, 2, s, NULL, ctx);
+        if (!s[0]) {
+            missing_key(L, body->mark, "function", ctx);
+        } else {
+            r->function = get_string(L, s[0], "function");
+            if (r->function && (!cc_is_identifier(r->function) || cc_is_c_keyword(r->function)))
+                cc_error(L->d, L->path, s[0]->mark,
+                         "check function '%s' is not a C identifier", r->function);
+        }
+        if (s[1])
+            r->message = get_string(L, s[1], "message");
+        free(ctx);
+        break;
+    }
+    default:
+        break;
+    }
+    free(in_what);
+}
+
+static void load_rules(loader_t *L, const ynode_t *seq, cc_object_t *o, const char *id_prefix)
+{
+    if (!expect_kind(L, seq, Y_SEQ, "rules"))
+        return;
+    if (seq->count == 0)
+        return;
+    o->rules = calloc(seq->count, sizeof *o->rules);
+    if (!o->rules) {
+        L->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < seq->count && !L->oom; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "rules[%zu]", i);
+        cc_buf_t b = CC_BUF_INIT;
+        cc_buf_printf(&b, "%s%s", id_prefix, id);
+        char *full = cc_buf_take(&b, NULL);
+        if (!full) {
+            L->oom = true;
+            return;
+        }
+        const ynode_t *r = seq->items[i];
+        if (r->poisoned) {
+            /* reported */
+        } else if (r->kind != Y_MAP) {
+            cc_error(L->d, L->path, r->mark, "a rule is a mapping such as {all_or_none: [a, b]}, "
+                     "found %s", kind_phrase(r));
+        } else {
+            load_rule(L, r, &o->rules[o->rule_count++], full);
+        }
+        free(full);
+    }
+}
+
+/* ---- named types ------------------------------------------------------ */
+
+/* First pass: every name and its kind, so fields anywhere can refer to any
+ * named type whatever the order in the file. */
+static void declare_types(loader_t *L, const ynode_t *map)
+{
+    size_t pairs = map->count / 2;
+    if (pairs == 0)
+        return;
+    L->c->types = calloc(pairs, sizeof *L->c->types);
+    if (!L->c->types) {
+        L->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < pairs; i++) {
+        const ynode_t *k = map->items[2 * i], *val = map->items[2 * i + 1];
+        if (!cc_is_identifier(k->text)) {
+            cc_error(L->d, L->path, k->mark,
+                     "invalid type name '%s'; a type name is [A-Za-z_][A-Za-z0-9_]*", k->text);
+            continue;
+        }
+        if (builtin_type(k->text)) {
+            cc_error(L->d, L->path, k->mark,
+                     "type name '%s' is a built-in type; choose another name", k->text);
+            continue;
+        }
+        cc_named_type_t *t = &L->c->types[L->c->type_count];
+        t->name = cc_strdup(k->text);
+        if (!t->name) {
+            L->oom = true;
+            return;
+        }
+        t->mark = k->mark;
+        L->c->type_count++;
+        if (val->poisoned)
+            continue;
+        if (val->kind != Y_MAP) {
+            cc_error(L->d, L->path, val->mark,
+                     "type '%s' expects a mapping with 'fields' or 'values', found %s", k->text,
+                     kind_phrase(val));
+            continue;
+        }
+        bool has_fields = false, has_values = false;
+        for (size_t p = 0; p < val->count / 2; p++) {
+            has_fields |= strcmp(key_text(val, p), "fields") == 0;
+            has_values |= strcmp(key_text(val, p), "values") == 0;
+        }
+        if (has_fields && has_values) {
+            cc_error(L->d, L->path, k->mark,
+                     "type '%s' has both 'fields' and 'values'; it is an object or an enum",
+                     k->text);
+        } else if (has_fields) {
+            t->object = calloc(1, sizeof *t->object);
+            if (!t->object || !(t->object->type_name = cc_strdup(k->text)))
+                L->oom = true;
+            else
+                t->object->named = true;
+        } else if (has_values) {
+            t->enumeration = calloc(1, sizeof *t->enumeration);
+            if (!t->enumeration || !(t->enumeration->type_name = cc_strdup(k->text)))
+                L->oom = true;
+            else
+                t->enumeration->named = true;
+        } else {
+            cc_error(L->d, L->path, k->mark,
+                     "type '%s' needs 'fields' (an object type) or 'values' (an enum type)",
+                     k->text);
+        }
+    }
+}
+
+static void define_types(loader_t *L, const ynode_t *map)
+{
+    static const char *const object_keys[] = {"fields", "rules"};
+    static const char *const enum_keys[] = {"values"};
+    size_t next = 0;
+    for (size_t i = 0; i < map->count / 2 && !L->oom; i++) {
+        const ynode_t *k = map->items[2 * i], *val = map->items[2 * i + 1];
+        if (next >= L->c->type_count || strcmp(L->c->types[next].name, k->text) != 0)
+            continue; /* refused in declare_types */
+        cc_named_type_t *t = &L->c->types[next++];
+        cc_buf_t b = CC_BUF_INIT;
+        cc_buf_printf(&b, "in type '%s'", t->name);
+        char *in_what = cc_buf_take(&b, NULL);
+        if (!in_what) {
+            L->oom = true;
+            return;
+        }
+        const ynode_t *s[2];
+        if (t->object) {
+            t->object->mark = k->mark;
+            collect_keys(L, val, object_keys, 2, s, NULL, in_what);
+            if (expect_kind(L, s[0], Y_MAP, "fields"))
+                load_object_fields(L, s[0], t->object, "", t->name);
+            if (s[1]) {
+                cc_buf_t pb = CC_BUF_INIT;
+                cc_buf_printf(&pb, "types.%s.", t->name);
+                char *prefix = cc_buf_take(&pb, NULL);
+                if (prefix)
+                    load_rules(L, s[1], t->object, prefix);
+                else
+                    L->oom = true;
+                free(prefix);
+            }
+        } else if (t->enumeration) {
+            t->enumeration->mark = k->mark;
+            collect_keys(L, val, enum_keys, 1, s, NULL, in_what);
+            load_enum_values(L, s[0], t->enumeration, in_what);
+        }
+        free(in_what);
+    }
+}
+
+/* ---- top level -------------------------------------------------------- */
+
+enum top_key { TK_CONTRACT, TK_VERSION, TK_DESCRIPTION, TK_INSTRUCTION, TK_SOURCE, TK_TYPES,
+               TK_FIELDS, TK_RULES, TK_REPLY, TK_SCHEMA, TK_COUNT };
+static const char *const top_keys[TK_COUNT] = {
+    "contract", "version", "description", "instruction", "source", "types",
+    "fields", "rules", "reply", "schema"
+};
+
+static const char *const dialects[] = {"openai-strict", "gemini", "anthropic", "llama-cpp"};
+
+static void load_top(loader_t *L, const ynode_t *root)
+{
+    cc_contract_t *c = L->c;
+    const char *at_top = "at the top level";
+    if (root->poisoned)
+        return;
+    if (root->kind != Y_MAP) {
+        cc_error(L->d, L->path, root->mark,
+                 "a contract is a YAML mapping (contract:, version:, fields: ...), not %s",
+                 kind_phrase(root));
+        return;
+    }
+    const ynode_t *s[TK_COUNT];
+    collect_keys(L, root, top_keys, TK_COUNT, s, NULL, at_top);
+    c->root.mark = root->mark;
+
+    if (!s[TK_CONTRACT]) {
+        missing_key(L, root->mark, "contract", at_top);
+    } else if ((c->name = get_string(L, s[TK_CONTRACT], "contract")) != NULL) {
+        c->name_mark = s[TK_CONTRACT]->mark;
+        if (!is_contract_name(c->name))
+            cc_error(L->d, L->path, c->name_mark,
+                     "invalid contract name '%s'; it is the C prefix of every generated name: "
+                     "[a-z][a-z0-9_]*", c->name);
+        else if (cc_is_c_keyword(c->name))
+            cc_error(L->d, L->path, c->name_mark,
+                     "contract name '%s' is a C keyword; the record's struct tag would not compile",
+                     c->name);
+    }
+    if (!s[TK_VERSION]) {
+        missing_key(L, root->mark, "version", at_top);
+    } else {
+        int64_t v;
+        const ynode_t *n = s[TK_VERSION];
+        if (n->kind == Y_SCALAR && !n->quoted && cc_is_integer_text(n->text) &&
+            (n->text[0] == '-' || strcmp(n->text, "0") == 0))
+            cc_error(L->d, L->path, n->mark, "'version' is a positive integer, not %s", n->text);
+        else if (get_int(L, n, "version", 1, UINT32_MAX, &v))
+            c->version = (uint32_t)v;
+    }
+    if (s[TK_DESCRIPTION])
+        c->description = get_string(L, s[TK_DESCRIPTION], "description");
+    if (!s[TK_INSTRUCTION])
+        missing_key(L, root->mark, "instruction", at_top);
+    else
+        c->instruction = get_string(L, s[TK_INSTRUCTION], "instruction");
+
+    if (s[TK_SOURCE] && expect_kind(L, s[TK_SOURCE], Y_MAP, "source")) {
+        static const char *const names[] = {"name", "description"};
+        const ynode_t *ss[2];
+        collect_keys(L, s[TK_SOURCE], names, 2, ss, NULL, "in 'source'");
+        c->has_source = true;
+        c->source_mark = s[TK_SOURCE]->mark;
+        if (!ss[0])
+            missing_key(L, s[TK_SOURCE]->mark, "name", "in 'source'");
+        else
+            c->source_name = get_string(L, ss[0], "name");
+        if (ss[1])
+            c->source_description = get_string(L, ss[1], "description");
+    }
+
+    if (s[TK_TYPES] && expect_kind(L, s[TK_TYPES], Y_MAP, "types")) {
+        declare_types(L, s[TK_TYPES]);
+        define_types(L, s[TK_TYPES]);
+    }
+
+    if (!s[TK_FIELDS])
+        missing_key(L, root->mark, "fields", at_top);
+    else if (expect_kind(L, s[TK_FIELDS], Y_MAP, "fields"))
+        load_object_fields(L, s[TK_FIELDS], &c->root, "", NULL);
+    if (s[TK_RULES])
+        load_rules(L, s[TK_RULES], &c->root, "");
+
+    c->fence = CC_FENCE_ALLOW;
+    c->max_bytes = CC_DEFAULT_REPLY_BYTES;
+    c->max_depth = CC_DEFAULT_REPLY_DEPTH;
+    if (s[TK_REPLY] && expect_kind(L, s[TK_REPLY], Y_MAP, "reply")) {
+        static const char *const names[] = {"fence", "max_bytes", "max_depth"};
+        const ynode_t *rs[3];
+        collect_keys(L, s[TK_REPLY], names, 3, rs, NULL, "in 'reply'");
+        if (rs[0]) {
+            char *fence = get_string(L, rs[0], "fence");
+            if (fence && strcmp(fence, "reject") == 0)
+                c->fence = CC_FENCE_REJECT;
+            else if (fence && strcmp(fence, "allow") != 0)
+                cc_error(L->d, L->path, rs[0]->mark,
+                         "'fence' is allow or reject, not '%s'", fence);
+            free(fence);
+        }
+        int64_t v;
+        if (rs[1] && get_int(L, rs[1], "max_bytes", 1, (int64_t)CC_MAX_REPLY_BYTES, &v))
+            c->max_bytes = (uint64_t)v;
+        if (rs[2] && get_int(L, rs[2], "max_depth", 1, CC_MAX_REPLY_DEPTH, &v)) {
+            c->max_depth = (uint32_t)v;
+            c->has_max_depth = true;
+            c->max_depth_mark = rs[2]->mark;
+        }
+    }
+    if (s[TK_SCHEMA] && expect_kind(L, s[TK_SCHEMA], Y_MAP, "schema")) {
+        static const char *const names[] = {"dialect"};
+        const ynode_t *ds[1];
+        collect_keys(L, s[TK_SCHEMA], names, 1, ds, NULL, "in 'schema'");
+        if (ds[0]) {
+            char *d = get_string(L, ds[0], "dialect");
+            if (d) {
+                size_t i = 0;
+                while (i < 4 && strcmp(dialects[i], d) != 0)
+                    i++;
+                if (i < 4) {
+                    c->default_dialect = d;
+                    c->dialect_mark = ds[0]->mark;
+                    d = NULL;
+                } else {
+                    const char *near = cc_suggest(d, dialects, 4);
+                    if (near)
+                        cc_error(L->d, L->path, ds[0]->mark,
+                                 "unknown schema dialect '%s'; did you mean '%s'?", d, near);
+                    else
+                        cc_error(L->d, L->path, ds[0]->mark,
+                                 "unknown schema dialect '%s'; known: openai-strict, gemini, "
+                                 "anthropic, llama-cpp", d);
+                }
+                free(d);
+            }
+        }
+    }
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+cc_contract_t *cc_load_yaml(const char *path, const char *text, size_t len, cc_diags_t *diags)
+{
+    loader_t L;
+    memset(&L, 0, sizeof L);
+    L.path = path ? path : "<input>";
+    L.d = diags;
+    L.text = text ? text : "";
+    L.len = text ? len : 0;
+    L.c = calloc(1, sizeof *L.c);
+    if (!L.c)
+        return NULL;
+    L.c->path = cc_strdup(L.path);
+    L.c->file_name = cc_strdup(base_name(L.path));
+    L.c->fence = CC_FENCE_ALLOW;
+    L.c->max_bytes = CC_DEFAULT_REPLY_BYTES;
+    L.c->max_depth = CC_DEFAULT_REPLY_DEPTH;
+    if (!L.c->path || !L.c->file_name) {
+        cc_contract_free(L.c);
+        return NULL;
+    }
+
+    bool stopped = false;
+    ynode_t *root = read_tree(&L, &stopped);
+    if (!stopped && !L.oom) {
+        if (!root) {
+            const cc_mark_t whole = {0, 0};
+            cc_error(diags, L.path, whole,
+                     "the file is empty; a contract needs 'contract', 'version', "
+                     "'instruction' and 'fields'");
+        } else {
+            load_top(&L, root);
+        }
+    }
+    node_free(root);
+    if (L.oom) {
+        cc_contract_free(L.c);
+        return NULL;
+    }
+    return L.c;
+}

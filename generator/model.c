@@ -1,0 +1,228 @@
+/*
+ * model.c - the contract model's entry points and destructors (model.h).
+ *
+ * cc_contract_load runs the three stages of load.h in order; a contract
+ * with any error is freed and NULL returned, so later stages (emitters,
+ * hash, tables) only ever see a checked, named model.
+ */
+#include "model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+#include "text.h"
+
+const char *cc_type_name(contractc_type_t type)
+{
+    switch (type) {
+    case CONTRACTC_TYPE_STRING: return "string";
+    case CONTRACTC_TYPE_INTEGER: return "integer";
+    case CONTRACTC_TYPE_NUMBER: return "number";
+    case CONTRACTC_TYPE_BOOLEAN: return "boolean";
+    case CONTRACTC_TYPE_DECIMAL: return "decimal";
+    case CONTRACTC_TYPE_ENUM: return "enum";
+    case CONTRACTC_TYPE_DATE: return "date";
+    case CONTRACTC_TYPE_DATETIME: return "datetime";
+    case CONTRACTC_TYPE_OBJECT: return "object";
+    case CONTRACTC_TYPE_ARRAY: return "array";
+    }
+    return "?";
+}
+
+bool cc_is_identifier(const char *s)
+{
+    if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+        return false;
+    for (s++; *s; s++) {
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    }
+    return true;
+}
+
+void cc_enum_free(cc_enum_t *e)
+{
+    if (!e)
+        return;
+    for (size_t i = 0; i < e->count; i++) {
+        free(e->values[i]);
+        if (e->c_constants)
+            free(e->c_constants[i]);
+    }
+    free(e->values);
+    free(e->value_marks);
+    free(e->c_constants);
+    free(e->type_name);
+    free(e->c_type);
+    free(e->c_prefix);
+    free(e);
+}
+
+static void path_clear(cc_path_t *p) { free(p->text); }
+
+static void rule_clear(cc_rule_t *r)
+{
+    free(r->id);
+    free(r->prompt);
+    for (size_t i = 0; i < r->field_count; i++)
+        path_clear(&r->fields[i]);
+    free(r->fields);
+    path_clear(&r->of);
+    path_clear(&r->equals);
+    free(r->tolerance_text);
+    path_clear(&r->left);
+    path_clear(&r->right);
+    free(r->function);
+    free(r->message);
+}
+
+static void object_clear(cc_object_t *o)
+{
+    for (size_t i = 0; i < o->field_count; i++) {
+        cc_field_t *f = &o->fields[i];
+        free(f->name);
+        free(f->description);
+        free(f->format_text);
+        free(f->example);
+        free(f->c_member);
+        cc_value_clear(&f->value);
+    }
+    free(o->fields);
+    for (size_t i = 0; i < o->rule_count; i++)
+        rule_clear(&o->rules[i]);
+    free(o->rules);
+    free(o->type_name);
+    free(o->c_type);
+    free(o->c_struct);
+}
+
+void cc_object_free(cc_object_t *o)
+{
+    if (!o)
+        return;
+    object_clear(o);
+    free(o);
+}
+
+void cc_value_clear(cc_value_t *v)
+{
+    free(v->pattern);
+    cc_dfa_free(v->dfa);
+    free(v->minimum_text);
+    free(v->maximum_text);
+    if (v->enumeration && !v->enumeration->named)
+        cc_enum_free(v->enumeration);
+    if (v->object && !v->object->named)
+        cc_object_free(v->object);
+    if (v->items) {
+        cc_value_clear(v->items);
+        free(v->items);
+    }
+    free(v->type_ref);
+    memset(v, 0, sizeof *v);
+}
+
+void cc_contract_free(cc_contract_t *c)
+{
+    if (!c)
+        return;
+    free(c->path);
+    free(c->file_name);
+    free(c->name);
+    free(c->description);
+    free(c->instruction);
+    free(c->source_name);
+    free(c->source_description);
+    for (size_t i = 0; i < c->type_count; i++) {
+        free(c->types[i].name);
+        cc_object_free(c->types[i].object);
+        cc_enum_free(c->types[i].enumeration);
+    }
+    free(c->types);
+    object_clear(&c->root);
+    free(c->default_dialect);
+    free(c);
+}
+
+const cc_field_t *cc_path_field(const cc_object_t *owner, const cc_path_t *path)
+{
+    if (!owner || !path || path->step_count == 0)
+        return NULL;
+    const cc_object_t *o = owner;
+    const cc_field_t *f = NULL;
+    for (size_t i = 0; i < path->step_count; i++) {
+        if (!o || path->steps[i] >= o->field_count)
+            return NULL;
+        f = &o->fields[path->steps[i]];
+        const cc_value_t *v = &f->value;
+        if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+            v = v->items;
+        o = v->type == CONTRACTC_TYPE_OBJECT ? v->object : NULL;
+    }
+    return f;
+}
+
+cc_contract_t *cc_contract_load_buffer(const char *display_path, const char *text,
+                                       size_t len, cc_diags_t *diags)
+{
+    const cc_mark_t whole = {0, 0};
+    if (len > CC_MAX_CONTRACT_BYTES) {
+        cc_error(diags, display_path, whole,
+                 "the contract is %zu bytes; at most %zu (1 MiB) are allowed", len,
+                 CC_MAX_CONTRACT_BYTES);
+        return NULL;
+    }
+    size_t errors_before = diags->errors;
+    cc_contract_t *c = cc_load_yaml(display_path, text, len, diags);
+    if (!c) {
+        cc_error(diags, display_path, whole, "out of memory");
+        return NULL;
+    }
+    cc_check_contract(c, diags);
+    if (!cc_name_contract(c, diags))
+        cc_error(diags, display_path, whole, "out of memory");
+    if (diags->errors != errors_before) {
+        cc_contract_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+cc_contract_t *cc_contract_load(const char *path, cc_diags_t *diags)
+{
+    const cc_mark_t whole = {0, 0};
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cc_error(diags, path, whole, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    /* Read at most one byte past the cap: a huge file (or /dev/zero) is
+     * refused without being read whole. */
+    char *text = malloc(CC_MAX_CONTRACT_BYTES + 1);
+    if (!text) {
+        fclose(f);
+        cc_error(diags, path, whole, "out of memory");
+        return NULL;
+    }
+    size_t len = fread(text, 1, CC_MAX_CONTRACT_BYTES + 1, f);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(text);
+        cc_error(diags, path, whole, "cannot read the file");
+        return NULL;
+    }
+    if (len > CC_MAX_CONTRACT_BYTES) {
+        free(text);
+        cc_error(diags, path, whole,
+                 "the contract is larger than 1 MiB (%zu bytes), the limit", CC_MAX_CONTRACT_BYTES);
+        return NULL;
+    }
+    cc_contract_t *c = cc_contract_load_buffer(path, text, len, diags);
+    free(text);
+    return c;
+}

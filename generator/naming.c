@@ -1,0 +1,425 @@
+/*
+ * naming.c - every generated C name of a contract, in one place (load.h:
+ * cc_name_contract), after nanopb's naming and reserved-word handling.
+ *
+ * The rules (design page, "Generated C surface"):
+ *   record              NAME_t             (struct tag NAME)
+ *   named type T        NAME_T_t           (struct tag NAME_T)
+ *   inline object/enum  the path of field names from its nearest named
+ *                       owner: NAME_F_t, NAME_T_F_t, NAME_F_G_t; an array's
+ *                       items take the array field's name
+ *   enum constants      the type name without _t, in capitals, + '_' + the
+ *                       value with every character outside [A-Za-z0-9]
+ *                       mapped to '_' (one per code point), in capitals;
+ *                       PREFIX_NONE = 0 is reserved for null
+ *   C members           the field name, or name_ for a C/C++ keyword (a
+ *                       note); a nullable field adds has_X, a string X_len,
+ *                       an array X_count; the record adds arena_
+ *
+ * C puts every enum constant of a translation unit in one namespace, and
+ * every struct tag in another, so collisions are looked for across the
+ * whole contract: type names together, enum constants together, members
+ * per struct.  Each list is sorted (n log n: a contract may have thousands
+ * of names) and an equal neighbour is an error at the later position with
+ * a note at the earlier one.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+#include "text.h"
+
+/* C11, C23 and C++20 keywords, and C++'s alternative tokens: sorted for
+ * bsearch (strcmp order). */
+static const char *const keywords[] = {
+    "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex", "_Decimal128",
+    "_Decimal32", "_Decimal64", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
+    "_Thread_local", "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
+    "bool", "break", "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class",
+    "co_await", "co_return", "co_yield", "compl", "concept", "const", "const_cast", "consteval",
+    "constexpr", "constinit", "continue", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+    "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept",
+    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
+    "register", "reinterpret_cast", "requires", "restrict", "return", "short", "signed",
+    "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "typeof",
+    "typeof_unqual", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t",
+    "while", "xor", "xor_eq"
+};
+
+static int compare_words(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+bool cc_is_c_keyword(const char *word)
+{
+    return word && bsearch(&word, keywords, sizeof keywords / sizeof keywords[0],
+                           sizeof keywords[0], compare_words) != NULL;
+}
+
+/* ---- collision lists -------------------------------------------------- */
+
+typedef struct name_entry {
+    char *name;          /* the C spelling (owned) */
+    char *what;          /* "field 'x'", "the null flag of field 'x'" (owned) */
+    const char *value;   /* enum entries: the value as written (borrowed) */
+    cc_mark_t mark;
+    bool fixed;          /* no location of its own (arena_, PREFIX_NONE) */
+    size_t seq;
+} name_entry_t;
+
+typedef struct name_list {
+    name_entry_t *items;
+    size_t count, capacity;
+    bool oom;
+} name_list_t;
+
+typedef struct namer {
+    cc_contract_t *c;
+    cc_diags_t *d;
+    const char *path;
+    bool oom;
+    name_list_t types, constants;
+} namer_t;
+
+static char *fmt(const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static char *fmt(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, format, ap);
+    va_end(ap);
+    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (s)
+        vsnprintf(s, (size_t)n + 1, format, ap2);
+    va_end(ap2);
+    return s;
+}
+
+/* Adds an entry; takes ownership of name and what (even on failure). */
+static void list_add(name_list_t *l, char *name, char *what, const char *value, cc_mark_t mark,
+                     bool fixed)
+{
+    if (!name || !what || l->oom) {
+        free(name);
+        free(what);
+        l->oom = true;
+        return;
+    }
+    if (l->count == l->capacity) {
+        size_t cap = l->capacity ? l->capacity * 2 : 16;
+        name_entry_t *p = realloc(l->items, cap * sizeof *p);
+        if (!p) {
+            free(name);
+            free(what);
+            l->oom = true;
+            return;
+        }
+        l->items = p;
+        l->capacity = cap;
+    }
+    name_entry_t *e = &l->items[l->count];
+    e->name = name;
+    e->what = what;
+    e->value = value;
+    e->mark = mark;
+    e->fixed = fixed;
+    e->seq = l->count;
+    l->count++;
+}
+
+static void list_free(name_list_t *l)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        free(l->items[i].name);
+        free(l->items[i].what);
+    }
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+/* Equal names together; within them, fixed entries first, then by position. */
+static int compare_entries(const void *a, const void *b)
+{
+    const name_entry_t *x = a, *y = b;
+    int r = strcmp(x->name, y->name);
+    if (r)
+        return r;
+    if (x->fixed != y->fixed)
+        return x->fixed ? -1 : 1;
+    if (x->mark.line != y->mark.line)
+        return x->mark.line < y->mark.line ? -1 : 1;
+    if (x->mark.column != y->mark.column)
+        return x->mark.column < y->mark.column ? -1 : 1;
+    return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+static bool differ_in_case_only(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0 || strlen(a) != strlen(b))
+        return false;
+    for (; *a; a++, b++)
+        if (toupper((unsigned char)*a) != toupper((unsigned char)*b))
+            return false;
+    return true;
+}
+
+/* Reports every entry equal to an earlier one. */
+static void report_collisions(namer_t *N, name_list_t *l)
+{
+    if (l->oom) {
+        N->oom = true;
+        return;
+    }
+    qsort(l->items, l->count, sizeof *l->items, compare_entries);
+    size_t first = 0;
+    for (size_t i = 1; i < l->count; i++) {
+        if (strcmp(l->items[i].name, l->items[first].name) != 0) {
+            first = i;
+            continue;
+        }
+        const name_entry_t *e = &l->items[i], *f = &l->items[first];
+        if (f->fixed) {
+            cc_error(N->d, N->path, e->mark, "the C name '%s' of %s collides with %s", e->name,
+                     e->what, f->what);
+            continue;
+        }
+        cc_error(N->d, N->path, e->mark, "the C name '%s' of %s collides with that of %s",
+                 e->name, e->what, f->what);
+        if (e->value && f->value && differ_in_case_only(e->value, f->value))
+            cc_diag_related(N->d, N->path, f->mark,
+                            "%s is here; the values differ only in case, and C constants "
+                            "are in capitals", f->what);
+        else
+            cc_diag_related(N->d, N->path, f->mark, "%s is here", f->what);
+    }
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+static char *upper(const char *s)
+{
+    char *u = cc_strdup(s);
+    if (u)
+        for (char *p = u; *p; p++)
+            *p = (char)toupper((unsigned char)*p);
+    return u;
+}
+
+/* The value part of an enum constant: [A-Za-z0-9] in capitals, anything
+ * else '_' once per code point (UTF-8 continuation bytes add nothing). */
+static char *mangle(const char *value)
+{
+    size_t n = strlen(value);
+    char *m = malloc(n + 1);
+    if (!m)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)value[i];
+        if ((ch & 0xC0) == 0x80)
+            continue;
+        m[k++] = isalnum(ch) && ch < 0x80 ? (char)toupper(ch) : '_';
+    }
+    m[k] = '\0';
+    return m;
+}
+
+/* "field 'x'" or "field 'x' of type 'T'" */
+static char *field_what(const char *path, const char *type_name)
+{
+    return type_name ? fmt("field '%s' of type '%s'", path, type_name)
+                     : fmt("field '%s'", path);
+}
+
+static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *what,
+                      cc_mark_t at)
+{
+    e->c_type = fmt("%s_t", base);
+    e->c_prefix = upper(base);
+    if (!e->c_type || !e->c_prefix) {
+        N->oom = true;
+        return;
+    }
+    list_add(&N->types, cc_strdup(e->c_type), cc_strdup(what), NULL, at, false);
+    list_add(&N->constants, fmt("%s_NONE", e->c_prefix),
+             fmt("the null constant of %s", what), NULL, at, true);
+    if (e->count == 0)
+        return;
+    e->c_constants = calloc(e->count, sizeof *e->c_constants);
+    if (!e->c_constants) {
+        N->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < e->count; i++) {
+        char *m = mangle(e->values[i]);
+        if (!m) {
+            N->oom = true;
+            return;
+        }
+        e->c_constants[i] = fmt("%s_%s", e->c_prefix, m);
+        if (!e->c_constants[i]) {
+            free(m);
+            N->oom = true;
+            return;
+        }
+        if (*m == '\0') {
+            cc_error(N->d, N->path, e->value_marks[i],
+                     "the empty enum value of %s has no C constant (it would be '%s')", what,
+                     e->c_constants[i]);
+        } else if (strcmp(m, "NONE") == 0) {
+            cc_error(N->d, N->path, e->value_marks[i],
+                     "enum value '%s' of %s gives the C constant '%s', which is reserved for "
+                     "null", e->values[i], what, e->c_constants[i]);
+        } else {
+            list_add(&N->constants, cc_strdup(e->c_constants[i]),
+                     fmt("enum value '%s' of %s", e->values[i], what), e->values[i],
+                     e->value_marks[i], false);
+        }
+        free(m);
+    }
+}
+
+static void name_object(namer_t *N, cc_object_t *o, const char *base, const char *type_name,
+                        const char *path_prefix, bool is_record, cc_mark_t at);
+
+/* Names the inline object or enum of a value (a field's, or its items'). */
+static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *type_name,
+                       const char *path, cc_mark_t at)
+{
+    if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
+        char *p = fmt("%s[]", path);
+        if (!p) {
+            N->oom = true;
+            return;
+        }
+        name_value(N, v->items, base, type_name, p, at);
+        free(p);
+        return;
+    }
+    if (v->type_ref)
+        return; /* named: named once, with its type */
+    char *what = field_what(path, type_name);
+    if (!what) {
+        N->oom = true;
+        return;
+    }
+    if (v->type == CONTRACTC_TYPE_ENUM && v->enumeration)
+        name_enum(N, v->enumeration, base, what, at);
+    else if (v->type == CONTRACTC_TYPE_OBJECT && v->object)
+        name_object(N, v->object, base, type_name, path, false, at);
+    free(what);
+}
+
+static void name_object(namer_t *N, cc_object_t *o, const char *base, const char *type_name,
+                        const char *path_prefix, bool is_record, cc_mark_t at)
+{
+    name_list_t members = {NULL, 0, 0, false};
+    o->c_struct = cc_strdup(base);
+    o->c_type = fmt("%s_t", base);
+    if (!o->c_struct || !o->c_type) {
+        N->oom = true;
+        return;
+    }
+    char *what = is_record ? cc_strdup("the record")
+                 : o->named ? fmt("type '%s'", o->type_name)
+                            : field_what(path_prefix, type_name);
+    list_add(&N->types, cc_strdup(o->c_type), what, NULL, at, false);
+    if (is_record)
+        list_add(&members, cc_strdup("arena_"), cc_strdup("the record's arena member 'arena_'"),
+                 NULL, at, true);
+
+    for (size_t i = 0; i < o->field_count && !N->oom; i++) {
+        cc_field_t *f = &o->fields[i];
+        char *path = path_prefix && *path_prefix ? fmt("%s.%s", path_prefix, f->name)
+                                                 : cc_strdup(f->name);
+        char *fw = path ? field_what(path, type_name) : NULL;
+        bool keyword = cc_is_c_keyword(f->name);
+        f->c_member = keyword ? fmt("%s_", f->name) : cc_strdup(f->name);
+        if (!path || !fw || !f->c_member) {
+            free(path);
+            free(fw);
+            N->oom = true;
+            break;
+        }
+        if (keyword)
+            cc_note(N->d, N->path, f->mark, "field '%s' is a C keyword; its C member is '%s'",
+                    f->name, f->c_member);
+        list_add(&members, cc_strdup(f->c_member), cc_strdup(fw), NULL, f->mark, false);
+        if (f->nullable)
+            list_add(&members, fmt("has_%s", f->c_member), fmt("the null flag of %s", fw), NULL,
+                     f->mark, false);
+        if (f->value.type == CONTRACTC_TYPE_STRING)
+            list_add(&members, fmt("%s_len", f->c_member), fmt("the length of %s", fw), NULL,
+                     f->mark, false);
+        if (f->value.type == CONTRACTC_TYPE_ARRAY)
+            list_add(&members, fmt("%s_count", f->c_member), fmt("the item count of %s", fw),
+                     NULL, f->mark, false);
+
+        char *child = fmt("%s_%s", base, f->name);
+        if (!child) {
+            N->oom = true;
+        } else {
+            name_value(N, &f->value, child, type_name, path, f->mark);
+            free(child);
+        }
+        free(path);
+        free(fw);
+    }
+    report_collisions(N, &members);
+    list_free(&members);
+}
+
+bool cc_name_contract(cc_contract_t *c, cc_diags_t *diags)
+{
+    /* Names derive from the contract name: without a valid one there is
+     * nothing sound to derive (its error is already reported). */
+    if (!c || !c->name || !cc_is_identifier(c->name))
+        return true;
+    namer_t N;
+    memset(&N, 0, sizeof N);
+    N.c = c;
+    N.d = diags;
+    N.path = c->path;
+
+    for (size_t i = 0; i < c->type_count && !N.oom; i++) {
+        cc_named_type_t *t = &c->types[i];
+        char *base = fmt("%s_%s", c->name, t->name);
+        if (!base) {
+            N.oom = true;
+            break;
+        }
+        if (t->object) {
+            name_object(&N, t->object, base, t->name, "", false, t->mark);
+        } else if (t->enumeration) {
+            char *what = fmt("type '%s'", t->name);
+            if (what)
+                name_enum(&N, t->enumeration, base, what, t->mark);
+            else
+                N.oom = true;
+            free(what);
+        }
+        free(base);
+    }
+    if (!N.oom)
+        name_object(&N, &c->root, c->name, NULL, "", true, c->name_mark);
+    if (!N.oom) {
+        report_collisions(&N, &N.types);
+        report_collisions(&N, &N.constants);
+    }
+    list_free(&N.types);
+    list_free(&N.constants);
+    return !N.oom;
+}

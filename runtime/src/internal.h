@@ -1,0 +1,70 @@
+/*
+ * internal.h - helpers shared by the runtime's source files (not installed).
+ */
+#ifndef CONTRACTC_INTERNAL_H
+#define CONTRACTC_INTERNAL_H
+
+#include "contractc/contractc.h"
+
+/* ---- allocation (allocator or malloc) --------------------------------- */
+void *cc_alloc(const contractc_allocator_t *a, size_t size);
+void cc_free(const contractc_allocator_t *a, void *ptr, size_t size);
+
+/* ---- arena.c ----------------------------------------------------------
+ * Blocks of memory freed all at once.  Aligned objects (structs, arrays)
+ * grow up from the bottom of a block; byte strings grow down from its top,
+ * so an array being filled is usually the last bottom allocation and can
+ * grow in place.  The arena struct lives in its first block: one
+ * allocation for a record in the common case. */
+contractc_arena_t *cc_arena_create(const contractc_allocator_t *allocator,
+                                   size_t first_block);
+/* Aligned (align: power of two <= 16) zeroed memory; NULL when out of
+ * memory or on size overflow. */
+void *cc_arena_alloc(contractc_arena_t *arena, size_t size, size_t align);
+/* size bytes for text (no alignment, not zeroed). */
+char *cc_arena_alloc_bytes(contractc_arena_t *arena, size_t size);
+/* Grows the latest cc_arena_alloc result `ptr` from old_size to new_size
+ * bytes (in place when possible, else moved; the new part is zeroed). */
+void *cc_arena_grow(contractc_arena_t *arena, void *ptr, size_t old_size,
+                    size_t new_size, size_t align);
+/* Number of blocks (allocations) and bytes reserved, for tests and bench. */
+size_t cc_arena_blocks(const contractc_arena_t *arena);
+size_t cc_arena_reserved(const contractc_arena_t *arena);
+void cc_arena_destroy(contractc_arena_t *arena); /* NULL-safe */
+
+/* ---- str: a capped text builder for messages ---------------------------
+ * Messages are built only on rejection; the builder uses the problem
+ * list's allocator and is sticky on failure like cc_buf_t. */
+typedef struct cc_str {
+    char *data;
+    size_t len, capacity;
+    bool failed;
+    const contractc_allocator_t *allocator;
+} cc_str_t;
+
+void cc_str_init(cc_str_t *s, const contractc_allocator_t *allocator);
+void cc_str_append(cc_str_t *s, const char *text, size_t n);
+void cc_str_puts(cc_str_t *s, const char *text);
+void cc_str_putu(cc_str_t *s, uint64_t value);
+void cc_str_puti(cc_str_t *s, int64_t value);
+/* Appends a reply value as a JSON string literal, cut to 40 code points
+ * with "…" (design page, "Fine print"). */
+void cc_str_quote(cc_str_t *s, const char *text, size_t n);
+/* Appends raw token text (numbers), cut to 40 bytes with "…". */
+void cc_str_token(cc_str_t *s, const char *text, size_t n);
+void cc_str_free(cc_str_t *s);
+
+/* ---- problems.c ------------------------------------------------------- */
+
+/* Appends a problem (copies every string; rule may be NULL).  Counts it in
+ * `dropped` beyond the cap.  Returns false only when out of memory. */
+bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
+                     const char *path, const char *message,
+                     const char *log_message, const char *rule,
+                     size_t line, size_t column);
+/* Frees the problems from index `keep` on and resets `dropped` to
+ * `dropped`: a document-level problem replaces the others. */
+void cc_problems_truncate(contractc_problems_t *problems, size_t keep,
+                          size_t dropped);
+
+#endif /* CONTRACTC_INTERNAL_H */

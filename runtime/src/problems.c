@@ -1,0 +1,252 @@
+/*
+ * problems.c - the capped problem list, kind and status names, and the
+ * message builder.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const kind_names[] = {
+#define CONTRACTC_KIND_NAME_(name, text) text,
+    CONTRACTC_KIND_TABLE(CONTRACTC_KIND_NAME_)
+#undef CONTRACTC_KIND_NAME_
+};
+
+const char *contractc_kind_name(contractc_kind_t kind)
+{
+    if ((unsigned)kind >= (unsigned)CONTRACTC_KIND_COUNT_)
+        return "?";
+    return kind_names[kind];
+}
+
+bool contractc_kind_is_document_level(contractc_kind_t kind)
+{
+    return kind == CONTRACTC_KIND_EMPTY || kind == CONTRACTC_KIND_SYNTAX ||
+           kind == CONTRACTC_KIND_ENCODING || kind == CONTRACTC_KIND_LIMIT;
+}
+
+const char *contractc_status_name(contractc_status_t status)
+{
+    switch (status) {
+    case CONTRACTC_OK: return "ok";
+    case CONTRACTC_REJECTED: return "rejected";
+    case CONTRACTC_ENOMEM: return "enomem";
+    case CONTRACTC_EINVAL: return "einval";
+    }
+    return "?";
+}
+
+void contractc_problems_init(contractc_problems_t *problems)
+{
+    contractc_problems_init_with(problems, 0, NULL);
+}
+
+void contractc_problems_init_with(contractc_problems_t *problems, size_t cap,
+                                  const contractc_allocator_t *allocator)
+{
+    memset(problems, 0, sizeof *problems);
+    problems->cap = cap ? cap : CONTRACTC_PROBLEMS_DEFAULT_CAP;
+    problems->allocator_ = allocator;
+}
+
+/* One allocation per problem holds its four strings after the sizes. */
+static size_t problem_bytes(const contractc_problem_t *p)
+{
+    return strlen(p->path) + 1 + strlen(p->message) + 1 + strlen(p->log_message) + 1 +
+           (p->rule ? strlen(p->rule) + 1 : 0);
+}
+
+void cc_problems_truncate(contractc_problems_t *problems, size_t keep, size_t dropped)
+{
+    for (size_t i = keep; i < problems->count_; i++) {
+        contractc_problem_t *p = &problems->items_[i];
+        cc_free(problems->allocator_, (void *)p->path, problem_bytes(p));
+    }
+    if (keep < problems->count_)
+        problems->count_ = keep;
+    problems->dropped = dropped;
+}
+
+void contractc_problems_clear(contractc_problems_t *problems)
+{
+    if (!problems)
+        return;
+    cc_problems_truncate(problems, 0, 0);
+    cc_free(problems->allocator_, problems->items_,
+            problems->capacity_ * sizeof *problems->items_);
+    problems->items_ = NULL;
+    problems->capacity_ = 0;
+    problems->fenced = false;
+    problems->error = NULL;
+}
+
+size_t contractc_problems_count(const contractc_problems_t *problems)
+{
+    return problems ? problems->count_ : 0;
+}
+
+const contractc_problem_t *contractc_problem_at(const contractc_problems_t *problems,
+                                                size_t i)
+{
+    if (!problems || i >= problems->count_)
+        return NULL;
+    return &problems->items_[i];
+}
+
+static char *put(char *dst, const char *s, size_t n)
+{
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+    return dst + n + 1;
+}
+
+bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
+                     const char *path, const char *message,
+                     const char *log_message, const char *rule,
+                     size_t line, size_t column)
+{
+    if (problems->count_ >= problems->cap) {
+        problems->dropped++;
+        return true;
+    }
+    if (problems->count_ == problems->capacity_) {
+        size_t cap = problems->capacity_ ? problems->capacity_ * 2 : 8;
+        if (cap > problems->cap)
+            cap = problems->cap;
+        contractc_problem_t *items = cc_alloc(problems->allocator_, cap * sizeof *items);
+        if (!items)
+            return false;
+        if (problems->count_)
+            memcpy(items, problems->items_, problems->count_ * sizeof *items);
+        cc_free(problems->allocator_, problems->items_,
+                problems->capacity_ * sizeof *items);
+        problems->items_ = items;
+        problems->capacity_ = cap;
+    }
+    size_t np = strlen(path), nm = strlen(message), nl = strlen(log_message);
+    size_t nr = rule ? strlen(rule) : 0;
+    size_t total = np + 1 + nm + 1 + nl + 1 + (rule ? nr + 1 : 0);
+    char *mem = cc_alloc(problems->allocator_, total);
+    if (!mem)
+        return false;
+    contractc_problem_t *p = &problems->items_[problems->count_++];
+    char *at = mem;
+    p->kind = kind;
+    p->path = at;
+    at = put(at, path, np);
+    p->message = at;
+    at = put(at, message, nm);
+    p->log_message = at;
+    at = put(at, log_message, nl);
+    p->rule = NULL;
+    if (rule) {
+        p->rule = at;
+        put(at, rule, nr);
+    }
+    p->line = line;
+    p->column = column;
+    return true;
+}
+
+/* ---- message builder --------------------------------------------------- */
+
+void cc_str_init(cc_str_t *s, const contractc_allocator_t *allocator)
+{
+    memset(s, 0, sizeof *s);
+    s->allocator = allocator;
+}
+
+void cc_str_append(cc_str_t *s, const char *text, size_t n)
+{
+    if (s->failed)
+        return;
+    if (s->len + n + 1 > s->capacity) {
+        size_t cap = s->capacity ? s->capacity : 128;
+        while (cap < s->len + n + 1)
+            cap *= 2;
+        char *p = cc_alloc(s->allocator, cap);
+        if (!p) {
+            s->failed = true;
+            return;
+        }
+        if (s->len)
+            memcpy(p, s->data, s->len);
+        cc_free(s->allocator, s->data, s->capacity);
+        s->data = p;
+        s->capacity = cap;
+    }
+    memcpy(s->data + s->len, text, n);
+    s->len += n;
+    s->data[s->len] = '\0';
+}
+
+void cc_str_puts(cc_str_t *s, const char *text) { cc_str_append(s, text, strlen(text)); }
+
+void cc_str_putu(cc_str_t *s, uint64_t value)
+{
+    char buf[24];
+    size_t i = sizeof buf;
+    do {
+        buf[--i] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    cc_str_append(s, buf + i, sizeof buf - i);
+}
+
+void cc_str_puti(cc_str_t *s, int64_t value)
+{
+    if (value < 0) {
+        cc_str_append(s, "-", 1);
+        cc_str_putu(s, (uint64_t)0 - (uint64_t)value);
+    } else {
+        cc_str_putu(s, (uint64_t)value);
+    }
+}
+
+#define CC_ECHO_CODE_POINTS 40
+
+void cc_str_quote(cc_str_t *s, const char *text, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    cc_str_append(s, "\"", 1);
+    size_t cps = 0;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)text[i];
+        if ((c & 0xC0) != 0x80) {
+            if (cps == CC_ECHO_CODE_POINTS) {
+                cc_str_puts(s, "\xE2\x80\xA6"); /* … */
+                break;
+            }
+            cps++;
+        }
+        if (c == '"' || c == '\\') {
+            char esc[2] = {'\\', (char)c};
+            cc_str_append(s, esc, 2);
+        } else if (c < 0x20) {
+            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            cc_str_append(s, esc, 6);
+        } else {
+            cc_str_append(s, text + i, 1);
+        }
+        i++;
+    }
+    cc_str_append(s, "\"", 1);
+}
+
+void cc_str_token(cc_str_t *s, const char *text, size_t n)
+{
+    if (n > CC_ECHO_CODE_POINTS) {
+        cc_str_append(s, text, CC_ECHO_CODE_POINTS);
+        cc_str_puts(s, "\xE2\x80\xA6");
+    } else {
+        cc_str_append(s, text, n);
+    }
+}
+
+void cc_str_free(cc_str_t *s)
+{
+    cc_free(s->allocator, s->data, s->capacity);
+    s->data = NULL;
+    s->len = s->capacity = 0;
+}

@@ -1,0 +1,1002 @@
+/*
+ * reader.c - the strict JSON reader (RFC 8259 plus contractc's policy).
+ *
+ * Grammar (RFC 8259 sections 2-7), as enforced here:
+ *
+ *   JSON-text = ws value ws
+ *   ws        = *( %x20 / %x09 / %x0A / %x0D )
+ *   value     = false / null / true / object / array / number / string
+ *   object    = '{' ws [ member *( ws ',' ws member ) ] ws '}'
+ *   member    = string ws ':' ws value
+ *   array     = '[' ws [ value *( ws ',' ws value ) ] ws ']'
+ *   number    = [ '-' ] int [ frac ] [ exp ]
+ *   int       = '0' / ( %x31-39 *DIGIT )
+ *   frac      = '.' 1*DIGIT
+ *   exp       = ( 'e' / 'E' ) [ '-' / '+' ] 1*DIGIT
+ *   string    = '"' *char '"'   (char: unescaped >= U+0020 except '"' and
+ *               '\', or one of \" \\ \/ \b \f \n \r \t \uXXXX)
+ *
+ * Policy on top: UTF-8 exactly as RFC 3629 section 4 (no overlongs, no
+ * encoded surrogates, nothing above U+10FFFF), no BOM, no \u0000, no lone
+ * surrogate escapes (I-JSON, RFC 7493 section 2.1); noncharacters pass.
+ *
+ * The reader never allocates.  Hot loops (white space, string bytes) are
+ * table lookups over local cursor copies; messages are built only on the
+ * error path, by hand (no printf), into the reader's fixed buffer.
+ */
+#include "reader.h"
+
+#include <string.h>
+
+/* cc_skip_value keeps one bit per open container it entered itself; the
+ * reader never lets depth exceed this (cc_reader_begin clamps max_depth). */
+#define CC_READER_DEPTH_CAP 1024u
+
+/* 1 for the four JSON white-space bytes (RFC 8259 section 2). */
+static const unsigned char ws_table[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1,
+};
+
+/* String byte classes: 0 = plain printable ASCII, copied as is. */
+enum { SB_PLAIN = 0, SB_QUOTE, SB_ESCAPE, SB_CONTROL, SB_HIGH };
+
+#define SB_CTRL16 SB_CONTROL, SB_CONTROL, SB_CONTROL, SB_CONTROL, \
+    SB_CONTROL, SB_CONTROL, SB_CONTROL, SB_CONTROL, SB_CONTROL, SB_CONTROL, \
+    SB_CONTROL, SB_CONTROL, SB_CONTROL, SB_CONTROL, SB_CONTROL, SB_CONTROL
+#define SB_HIGH16 SB_HIGH, SB_HIGH, SB_HIGH, SB_HIGH, SB_HIGH, SB_HIGH, \
+    SB_HIGH, SB_HIGH, SB_HIGH, SB_HIGH, SB_HIGH, SB_HIGH, SB_HIGH, SB_HIGH, \
+    SB_HIGH, SB_HIGH
+
+static const unsigned char string_table[256] = {
+    SB_CTRL16, SB_CTRL16,
+    0, 0, SB_QUOTE, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,    /* 0x20 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,           /* 0x30 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,           /* 0x40 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, SB_ESCAPE, 0, 0, 0,   /* 0x50 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,           /* 0x60 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,           /* 0x70 */
+    SB_HIGH16, SB_HIGH16, SB_HIGH16, SB_HIGH16,
+    SB_HIGH16, SB_HIGH16, SB_HIGH16, SB_HIGH16,
+};
+
+/* ------------------------------------------------------------------------
+ * Messages: a tiny bounded builder, used only when a problem is recorded.
+ * ------------------------------------------------------------------------ */
+typedef struct msg {
+    char text[sizeof(((cc_reader_t *)0)->fail_message)];
+    size_t len;
+} msg_t;
+
+static void msg_str(msg_t *m, const char *s)
+{
+    while (*s && m->len + 1 < sizeof m->text)
+        m->text[m->len++] = *s++;
+    m->text[m->len] = '\0';
+}
+
+static void msg_char(msg_t *m, char c)
+{
+    char s[2];
+    s[0] = c;
+    s[1] = '\0';
+    msg_str(m, s);
+}
+
+static void msg_uint(msg_t *m, uint64_t v)
+{
+    char digits[24];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        msg_char(m, digits[--n]);
+}
+
+static void msg_hex(msg_t *m, uint32_t v, int width)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    int i;
+    for (i = width - 1; i >= 0; i--)
+        msg_char(m, hex[(v >> (4 * i)) & 0xF]);
+}
+
+/* "U+000A" (at least four hex digits, as Unicode writes code points). */
+static void msg_code_point(msg_t *m, uint32_t cp)
+{
+    msg_str(m, "U+");
+    msg_hex(m, cp, cp > 0xFFFF ? (cp > 0xFFFFF ? 6 : 5) : 4);
+}
+
+/* "0xC3" */
+static void msg_byte(msg_t *m, unsigned char b)
+{
+    msg_str(m, "0x");
+    msg_hex(m, b, 2);
+}
+
+static size_t offset_of(const cc_reader_t *r, const unsigned char *q)
+{
+    return (size_t)(q - r->raw);
+}
+
+static bool fail_msg(cc_reader_t *r, contractc_kind_t kind,
+                     const unsigned char *at, const msg_t *m)
+{
+    return cc_reader_fail(r, kind, offset_of(r, at), m->text);
+}
+
+static bool fail_at(cc_reader_t *r, contractc_kind_t kind,
+                    const unsigned char *at, const char *message)
+{
+    return cc_reader_fail(r, kind, offset_of(r, at), message);
+}
+
+/* ------------------------------------------------------------------------
+ * UTF-8 (RFC 3629 section 4)
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Validates the multi-byte sequence at q (q < end, *q >= 0x80).  Returns its
+ * length and the code point, or 0 with *why set to the reason.
+ */
+static size_t utf8_sequence(const unsigned char *q, const unsigned char *end,
+                            uint32_t *cp, const char **why)
+{
+    unsigned char b0 = q[0];
+    size_t need;
+    unsigned char lo = 0x80, hi = 0xBF; /* bounds of the second byte */
+    uint32_t v;
+    size_t i;
+
+    if (b0 < 0xC0) {
+        *why = "a UTF-8 continuation byte without a lead byte";
+        return 0;
+    }
+    if (b0 < 0xC2) {
+        *why = "an overlong UTF-8 encoding";
+        return 0;
+    }
+    if (b0 < 0xE0) {
+        need = 2;
+        v = b0 & 0x1Fu;
+    } else if (b0 < 0xF0) {
+        need = 3;
+        v = b0 & 0x0Fu;
+        if (b0 == 0xE0)
+            lo = 0xA0;
+        else if (b0 == 0xED)
+            hi = 0x9F;
+    } else if (b0 < 0xF5) {
+        need = 4;
+        v = b0 & 0x07u;
+        if (b0 == 0xF0)
+            lo = 0x90;
+        else if (b0 == 0xF4)
+            hi = 0x8F;
+    } else {
+        *why = b0 < 0xF8 ? "a UTF-8 sequence above U+10FFFF"
+                         : "a byte that never occurs in UTF-8";
+        return 0;
+    }
+    for (i = 1; i < need; i++) {
+        if (q + i >= end || q[i] < 0x80 || q[i] > 0xBF) {
+            *why = "a truncated UTF-8 sequence";
+            return 0;
+        }
+        if (i == 1 && (q[1] < lo || q[1] > hi)) {
+            if (b0 == 0xED)
+                *why = "a UTF-16 surrogate encoded in UTF-8";
+            else if (b0 == 0xF4)
+                *why = "a UTF-8 sequence above U+10FFFF";
+            else
+                *why = "an overlong UTF-8 encoding";
+            return 0;
+        }
+        v = (v << 6) | (q[i] & 0x3Fu);
+    }
+    *cp = v;
+    return need;
+}
+
+static bool fail_utf8(cc_reader_t *r, const unsigned char *at, const char *why)
+{
+    msg_t m = {{0}, 0};
+    msg_str(&m, "invalid UTF-8: ");
+    msg_str(&m, why);
+    msg_str(&m, " (byte ");
+    msg_byte(&m, *at);
+    msg_str(&m, ")");
+    return fail_msg(r, CONTRACTC_KIND_ENCODING, at, &m);
+}
+
+/* ------------------------------------------------------------------------
+ * Problems
+ * ------------------------------------------------------------------------ */
+
+bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
+                    const char *message)
+{
+    size_t n;
+    if (r->failed)
+        return false;
+    r->failed = true;
+    r->fail_kind = kind;
+    r->fail_offset = offset > r->raw_len ? r->raw_len : offset;
+    n = strlen(message);
+    if (n >= sizeof r->fail_message)
+        n = sizeof r->fail_message - 1;
+    memcpy(r->fail_message, message, n);
+    r->fail_message[n] = '\0';
+    return false;
+}
+
+void cc_reader_line_column(const cc_reader_t *r, size_t offset, size_t *line,
+                           size_t *column)
+{
+    size_t i, ln = 1, line_start = 0;
+    if (offset > r->raw_len)
+        offset = r->raw_len;
+    for (i = 0; i < offset; i++) {
+        if (r->raw[i] == '\n') {
+            ln++;
+            line_start = i + 1;
+        }
+    }
+    *line = ln;
+    *column = offset - line_start + 1;
+}
+
+/*
+ * Describes what is at q for "expected X, found Y" messages.  A byte that
+ * starts invalid UTF-8 becomes an `encoding` problem instead (the text is
+ * not UTF-8 there, whatever the grammar wanted).
+ */
+static bool fail_found(cc_reader_t *r, const unsigned char *q,
+                       const char *prefix, const char *expected)
+{
+    msg_t m = {{0}, 0};
+    msg_str(&m, prefix);
+    msg_str(&m, expected);
+    msg_str(&m, ", found ");
+    if (q >= r->end) {
+        msg_str(&m, r->fenced ? "the end of the fenced text"
+                              : "the end of the reply");
+    } else if (*q == '"') {
+        msg_str(&m, "a string");
+    } else if (*q == '-' || (*q >= '0' && *q <= '9')) {
+        msg_str(&m, "a number");
+    } else if (*q >= 0x80) {
+        uint32_t cp = 0;
+        const char *why = "";
+        if (utf8_sequence(q, r->end, &cp, &why) == 0)
+            return fail_utf8(r, q, why);
+        msg_code_point(&m, cp);
+        if (cp == 0xFEFF)
+            msg_str(&m, " (a byte order mark)");
+    } else if (*q < 0x20 || *q == 0x7F) {
+        msg_code_point(&m, *q);
+    } else {
+        msg_char(&m, '\'');
+        msg_char(&m, (char)*q);
+        msg_char(&m, '\'');
+    }
+    return fail_msg(r, CONTRACTC_KIND_SYNTAX, q, &m);
+}
+
+/* ------------------------------------------------------------------------
+ * Begin and finish: white space, BOM, the Markdown fence
+ * ------------------------------------------------------------------------ */
+
+static const unsigned char *skip_ws(const unsigned char *q,
+                                    const unsigned char *end)
+{
+    while (q < end && ws_table[*q])
+        q++;
+    return q;
+}
+
+static bool is_fence(const unsigned char *q, const unsigned char *end)
+{
+    return end - q >= 3 && q[0] == '`' && q[1] == '`' && q[2] == '`';
+}
+
+/*
+ * The fence rule (design page, "Fine print"): ``` + optional lowercase
+ * "json" + optional spaces/tabs + LF or CRLF, the JSON text, a line break,
+ * ```; white space around the whole (already stripped: [s, e)).
+ */
+static bool strip_fence(cc_reader_t *r, const unsigned char *s,
+                        const unsigned char *e)
+{
+    const unsigned char *q = s + 3, *body, *close;
+
+    if (e - q >= 4 && memcmp(q, "json", 4) == 0)
+        q += 4;
+    while (q < e && (*q == ' ' || *q == '\t'))
+        q++;
+    if (q < e && *q == '\r' && q + 1 < e && q[1] == '\n')
+        q++;
+    if (q >= e || *q != '\n') {
+        if (q >= e)
+            return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
+                           "the ``` fence has no line break after it");
+        return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
+                       "unexpected text after the opening ``` fence (only a "
+                       "lowercase json tag may follow it on its line)");
+    }
+    body = q + 1;
+    if (e - body >= 3 && is_fence(e - 3, e) && e[-4] == '\n') {
+        close = e - 3;
+    } else if (e - body >= 3 && is_fence(e - 3, e) && e - 3 >= body &&
+               skip_ws(body, e - 3) == e - 3) {
+        /* "```json\n```": nothing between the fences. */
+        close = e - 3;
+    } else {
+        /* Find the first closing fence to say what is wrong. */
+        for (q = body; q + 3 < e; q++) {
+            if (*q == '\n' && is_fence(q + 1, e))
+                return fail_at(r, CONTRACTC_KIND_SYNTAX, skip_ws(q + 4, e),
+                               "text after the closing ``` fence");
+        }
+        if (is_fence(e - 3, e) && e - 3 > body)
+            return fail_at(r, CONTRACTC_KIND_SYNTAX, e - 3,
+                           "the closing ``` fence must be on its own line");
+        return fail_at(r, CONTRACTC_KIND_SYNTAX, e,
+                       "the ``` fence is never closed");
+    }
+    r->fenced = true;
+    if (skip_ws(body, close) == close)
+        return fail_at(r, CONTRACTC_KIND_EMPTY, body,
+                       "the fence is empty: no JSON text inside");
+    r->p = body;
+    r->end = close;
+    return true;
+}
+
+bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
+                     bool fence_allowed, uint32_t max_depth)
+{
+    const unsigned char *s, *e;
+
+    r->raw = (const unsigned char *)reply;
+    r->raw_len = reply ? reply_len : 0;
+    r->p = r->raw;
+    r->end = r->raw + r->raw_len;
+    r->depth = 0;
+    r->max_depth = max_depth > CC_READER_DEPTH_CAP ? CC_READER_DEPTH_CAP
+                                                    : max_depth;
+    r->fenced = false;
+    r->failed = false;
+    r->fail_kind = CONTRACTC_KIND_EMPTY;
+    r->fail_offset = 0;
+    r->fail_message[0] = '\0';
+    if (r->raw_len == 0) {
+        r->end = r->raw;
+        return cc_reader_fail(r, CONTRACTC_KIND_EMPTY, 0, "the reply is empty");
+    }
+
+    s = r->raw;
+    e = r->end;
+    if (e - s >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
+        return fail_at(r, CONTRACTC_KIND_ENCODING, s,
+                       "the reply starts with a byte order mark (BOM); send "
+                       "UTF-8 without it");
+    if (e - s >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) ||
+                       (s[0] == 0xFE && s[1] == 0xFF)))
+        return fail_at(r, CONTRACTC_KIND_ENCODING, s,
+                       "the reply is UTF-16 (it starts with a UTF-16 byte "
+                       "order mark); send UTF-8");
+
+    s = skip_ws(s, e);
+    while (e > s && ws_table[e[-1]])
+        e--;
+    if (s == e) {
+        r->p = r->end = s;
+        return fail_at(r, CONTRACTC_KIND_EMPTY, s,
+                       "the reply is only white space");
+    }
+    if (is_fence(s, e)) {
+        if (!fence_allowed)
+            return fail_at(r, CONTRACTC_KIND_SYNTAX, s,
+                           "a ``` fence is not allowed: reply with the JSON "
+                           "text alone");
+        return strip_fence(r, s, e);
+    }
+    r->p = s;
+    r->end = e;
+    return true;
+}
+
+bool cc_reader_finish(cc_reader_t *r)
+{
+    const unsigned char *q;
+    if (r->failed)
+        return false;
+    q = skip_ws(r->p, r->end);
+    r->p = q;
+    if (q != r->end) {
+        if (*q >= 0x80) {
+            uint32_t cp = 0;
+            const char *why = "";
+            if (utf8_sequence(q, r->end, &cp, &why) == 0)
+                return fail_utf8(r, q, why);
+        }
+        return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
+                       "text after the JSON value (reply with one JSON value "
+                       "and nothing else)");
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------
+ * Tokens
+ * ------------------------------------------------------------------------ */
+
+int cc_peek(cc_reader_t *r)
+{
+    const unsigned char *q = r->p, *end = r->end;
+    while (q < end && ws_table[*q])
+        q++;
+    r->p = q;
+    return q < end ? *q : -1;
+}
+
+bool cc_expect(cc_reader_t *r, char c, const char *what)
+{
+    if (r->failed)
+        return false;
+    if (cc_peek(r) == (unsigned char)c) {
+        r->p++;
+        return true;
+    }
+    return fail_found(r, r->p, "expected ", what);
+}
+
+bool cc_enter(cc_reader_t *r)
+{
+    msg_t m = {{0}, 0};
+    if (r->failed)
+        return false;
+    r->depth++;
+    if (r->depth <= r->max_depth)
+        return true;
+    msg_str(&m, "nesting deeper than the limit of ");
+    msg_uint(&m, r->max_depth);
+    msg_str(&m, r->max_depth == 1 ? " level" : " levels");
+    msg_str(&m, " of objects and arrays");
+    /* The bracket just consumed opened the level too many. */
+    return fail_msg(r, CONTRACTC_KIND_LIMIT, r->p > r->raw ? r->p - 1 : r->p,
+                    &m);
+}
+
+void cc_leave(cc_reader_t *r)
+{
+    if (r->depth > 0)
+        r->depth--;
+}
+
+static int hex_value(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The four hex digits after "\u" at q (q + 4 <= end checked), or -1. */
+static long hex4(const unsigned char *q)
+{
+    int a = hex_value(q[0]), b = hex_value(q[1]), c = hex_value(q[2]),
+        d = hex_value(q[3]);
+    if ((a | b | c | d) < 0)
+        return -1;
+    return ((long)a << 12) | (b << 8) | (c << 4) | d;
+}
+
+static size_t utf8_length(uint32_t cp)
+{
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+static bool fail_lone_surrogate(cc_reader_t *r, const unsigned char *at,
+                                uint32_t unit, bool high)
+{
+    msg_t m = {{0}, 0};
+    msg_str(&m, "lone surrogate \\u");
+    msg_hex(&m, unit, 4);
+    msg_str(&m, high ? " in a string (a high surrogate must be followed by "
+                       "a low one, \\uDC00-\\uDFFF)"
+                     : " in a string (a low surrogate must follow a high "
+                       "one, \\uD800-\\uDBFF)");
+    return fail_msg(r, CONTRACTC_KIND_ENCODING, at, &m);
+}
+
+static bool fail_unterminated(cc_reader_t *r, const unsigned char *open);
+
+/*
+ * One escape at q (q[0] == '\\') of the string opened at `open`.  Adds
+ * its decoded length and code point count; returns the byte after it, or
+ * NULL after recording a problem.
+ */
+static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *open,
+                                        const unsigned char *q,
+                                        size_t *decoded, size_t *points)
+{
+    const unsigned char *end = r->end;
+    long unit, low;
+    msg_t m = {{0}, 0};
+
+    if (q + 1 >= end)
+        return fail_unterminated(r, open), NULL;
+    switch (q[1]) {
+    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
+    case 't':
+        *decoded += 1;
+        *points += 1;
+        return q + 2;
+    case 'u':
+        break;
+    default:
+        msg_str(&m, "invalid escape '\\");
+        if (q[1] >= 0x20 && q[1] < 0x7F) {
+            msg_char(&m, (char)q[1]);
+            msg_str(&m, "' in a string");
+        } else {
+            msg_str(&m, "' followed by byte ");
+            msg_byte(&m, q[1]);
+            msg_str(&m, " in a string");
+        }
+        msg_str(&m, " (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+        return fail_msg(r, CONTRACTC_KIND_SYNTAX, q, &m), NULL;
+    }
+    if (end - q < 6 || (unit = hex4(q + 2)) < 0)
+        return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
+                       "invalid \\u escape in a string: it needs exactly four "
+                       "hex digits"), NULL;
+    if (unit == 0)
+        return fail_at(r, CONTRACTC_KIND_ENCODING, q,
+                       "\\u0000 (NUL) is not allowed in a string"), NULL;
+    if (unit >= 0xDC00 && unit <= 0xDFFF)
+        return fail_lone_surrogate(r, q, (uint32_t)unit, false), NULL;
+    if (unit >= 0xD800 && unit <= 0xDBFF) {
+        if (end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
+            (low = hex4(q + 8)) < 0 || low < 0xDC00 || low > 0xDFFF)
+            return fail_lone_surrogate(r, q, (uint32_t)unit, true), NULL;
+        *decoded += 4;
+        *points += 1;
+        return q + 12;
+    }
+    *decoded += utf8_length((uint32_t)unit);
+    *points += 1;
+    return q + 6;
+}
+
+static bool fail_control(cc_reader_t *r, const unsigned char *at)
+{
+    static const char *const names[32] = {
+        0, 0, 0, 0, 0, 0, 0, 0, "\\b", "\\t", "\\n", 0, "\\f", "\\r",
+    };
+    msg_t m = {{0}, 0};
+    msg_str(&m, "raw control character ");
+    msg_code_point(&m, *at);
+    msg_str(&m, " in a string (write ");
+    if (names[*at]) {
+        msg_str(&m, names[*at]);
+    } else {
+        msg_str(&m, "\\u00");
+        msg_hex(&m, *at, 2);
+    }
+    msg_str(&m, ")");
+    return fail_msg(r, CONTRACTC_KIND_SYNTAX, at, &m);
+}
+
+static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
+{
+    msg_t m = {{0}, 0};
+    size_t line, column;
+    cc_reader_line_column(r, offset_of(r, open), &line, &column);
+    msg_str(&m, r->fenced ? "the fenced text ends inside a string"
+                          : "the reply ends inside a string");
+    msg_str(&m, " (it starts at line ");
+    msg_uint(&m, line);
+    msg_str(&m, ", column ");
+    msg_uint(&m, column);
+    msg_str(&m, ")");
+    return fail_msg(r, CONTRACTC_KIND_SYNTAX, r->end, &m);
+}
+
+bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
+{
+    const unsigned char *open = r->p, *q, *end = r->end, *run;
+    size_t decoded = 0, points = 0;
+    bool escapes = false;
+
+    if (r->failed)
+        return false;
+    if (open >= end || *open != '"')
+        return fail_found(r, open, "expected ", "a string");
+    q = open + 1;
+    for (;;) {
+        run = q;
+        while (q < end && string_table[*q] == SB_PLAIN)
+            q++;
+        points += (size_t)(q - run);
+        decoded += (size_t)(q - run);
+        if (q >= end)
+            return fail_unterminated(r, open);
+        switch (string_table[*q]) {
+        case SB_QUOTE:
+            t->raw = open + 1;
+            t->raw_len = (size_t)(q - (open + 1));
+            t->decoded_len = decoded;
+            t->code_points = points;
+            t->has_escapes = escapes;
+            r->p = q + 1;
+            return true;
+        case SB_ESCAPE:
+            escapes = true;
+            q = scan_escape(r, open, q, &decoded, &points);
+            if (!q)
+                return false;
+            break;
+        case SB_CONTROL:
+            return fail_control(r, q);
+        default: {
+            uint32_t cp = 0;
+            const char *why = "";
+            size_t n = utf8_sequence(q, end, &cp, &why);
+            if (n == 0)
+                return fail_utf8(r, q, why);
+            q += n;
+            decoded += n;
+            points += 1;
+            break;
+        }
+        }
+    }
+}
+
+static char *put_utf8(char *dst, uint32_t cp)
+{
+    if (cp < 0x80) {
+        *dst++ = (char)cp;
+    } else if (cp < 0x800) {
+        *dst++ = (char)(0xC0 | (cp >> 6));
+        *dst++ = (char)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *dst++ = (char)(0xE0 | (cp >> 12));
+        *dst++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *dst++ = (char)(0x80 | (cp & 0x3F));
+    } else {
+        *dst++ = (char)(0xF0 | (cp >> 18));
+        *dst++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+        *dst++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+        *dst++ = (char)(0x80 | (cp & 0x3F));
+    }
+    return dst;
+}
+
+void cc_decode_string(const cc_string_token_t *t, char *dst)
+{
+    const unsigned char *q = t->raw, *end = t->raw + t->raw_len, *run;
+    if (!t->has_escapes) {
+        if (t->raw_len)
+            memcpy(dst, t->raw, t->raw_len);
+        return;
+    }
+    while (q < end) {
+        run = q;
+        while (q < end && *q != '\\')
+            q++;
+        if (q > run) {
+            memcpy(dst, run, (size_t)(q - run));
+            dst += q - run;
+        }
+        if (q >= end)
+            break;
+        /* The token was validated: every escape is well formed. */
+        switch (q[1]) {
+        case 'b': *dst++ = '\b'; q += 2; break;
+        case 'f': *dst++ = '\f'; q += 2; break;
+        case 'n': *dst++ = '\n'; q += 2; break;
+        case 'r': *dst++ = '\r'; q += 2; break;
+        case 't': *dst++ = '\t'; q += 2; break;
+        case 'u': {
+            uint32_t unit = (uint32_t)hex4(q + 2);
+            q += 6;
+            if (unit >= 0xD800 && unit <= 0xDBFF) {
+                uint32_t low = (uint32_t)hex4(q + 2);
+                unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                q += 6;
+            }
+            dst = put_utf8(dst, unit);
+            break;
+        }
+        default: /* '"', '\\', '/' */
+            *dst++ = (char)q[1];
+            q += 2;
+            break;
+        }
+    }
+}
+
+static bool is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* A byte that may directly follow a number: the grammar allows only white
+ * space, ',', ']', '}' (or the end); letters, digits, '.', '+', '-' right
+ * after a number mean the number itself is malformed ("1.2.3", "0x1F"). */
+static bool continues_number(unsigned char c)
+{
+    return is_digit(c) || c == '.' || c == '+' || c == '-' ||
+           (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool fail_number(cc_reader_t *r, const unsigned char *start,
+                        const unsigned char *at, const char *why)
+{
+    msg_t m = {{0}, 0};
+    const unsigned char *q = start;
+    msg_str(&m, why);
+    msg_str(&m, " (in \"");
+    while (q < r->end && q - start < 24 && continues_number(*q))
+        msg_char(&m, (char)*q++);
+    msg_str(&m, q < r->end && continues_number(*q) ? "...\")" : "\")");
+    return fail_msg(r, CONTRACTC_KIND_SYNTAX, at, &m);
+}
+
+bool cc_scan_number(cc_reader_t *r, cc_number_token_t *t)
+{
+    const unsigned char *start = r->p, *q = start, *end = r->end;
+
+    if (r->failed)
+        return false;
+    t->negative = false;
+    t->has_fraction = false;
+    t->has_exponent = false;
+    if (q < end && *q == '-') {
+        t->negative = true;
+        q++;
+    }
+    if (q >= end || !is_digit(*q))
+        return fail_number(r, start, q, "expected a digit after '-'");
+    if (*q == '0') {
+        q++;
+        if (q < end && is_digit(*q))
+            return fail_number(r, start, q - 1,
+                               "a number may not have a leading zero");
+    } else {
+        while (q < end && is_digit(*q))
+            q++;
+    }
+    if (q < end && *q == '.') {
+        q++;
+        t->has_fraction = true;
+        if (q >= end || !is_digit(*q))
+            return fail_number(r, start, q,
+                               "expected a digit after the decimal point");
+        while (q < end && is_digit(*q))
+            q++;
+    }
+    if (q < end && (*q == 'e' || *q == 'E')) {
+        q++;
+        t->has_exponent = true;
+        if (q < end && (*q == '+' || *q == '-'))
+            q++;
+        if (q >= end || !is_digit(*q))
+            return fail_number(r, start, q,
+                               "expected a digit in the exponent");
+        while (q < end && is_digit(*q))
+            q++;
+    }
+    if (q < end && continues_number(*q))
+        return fail_number(r, start, q, "invalid number");
+    t->text = start;
+    t->len = (size_t)(q - start);
+    r->p = q;
+    return true;
+}
+
+/* "True", "NULL", "nan": the word at q, for the message. */
+static bool fail_word(cc_reader_t *r, const unsigned char *q,
+                      const char *context)
+{
+    msg_t m = {{0}, 0};
+    const unsigned char *w = q;
+    msg_str(&m, "unexpected word '");
+    while (w < r->end && w - q < 24 &&
+           ((*w >= 'a' && *w <= 'z') || (*w >= 'A' && *w <= 'Z') ||
+            is_digit(*w) || *w == '_'))
+        msg_char(&m, (char)*w++);
+    msg_str(&m, "' ");
+    msg_str(&m, context);
+    msg_str(&m, " (JSON has only true, false and null, in lowercase)");
+    return fail_msg(r, CONTRACTC_KIND_SYNTAX, q, &m);
+}
+
+bool cc_scan_literal(cc_reader_t *r, cc_literal_t *which)
+{
+    const unsigned char *q = r->p, *end = r->end;
+    const char *word;
+    size_t n;
+
+    if (r->failed)
+        return false;
+    if (q >= end)
+        return fail_found(r, q, "expected ", "a value");
+    switch (*q) {
+    case 't': word = "true"; n = 4; *which = CC_LITERAL_TRUE; break;
+    case 'f': word = "false"; n = 5; *which = CC_LITERAL_FALSE; break;
+    case 'n': word = "null"; n = 4; *which = CC_LITERAL_NULL; break;
+    default: return fail_word(r, q, "where a value was expected");
+    }
+    if ((size_t)(end - q) < n || memcmp(q, word, n) != 0 ||
+        (q + n < end && continues_number(q[n])))
+        return fail_word(r, q, "where a value was expected");
+    r->p = q + n;
+    return true;
+}
+
+/* Why the byte at q cannot start a value, said as usefully as we can. */
+static bool fail_value_start(cc_reader_t *r, const unsigned char *q,
+                             const char *context)
+{
+    if (q < r->end) {
+        unsigned char c = *q;
+        if (r->depth == 0 && c != '\'' && c != '+' && c != '.' && c >= 0x20 &&
+            c < 0x7F)
+            return fail_found(r, q, "text before the JSON value: ",
+                              "the reply must start with a JSON value or a "
+                              "``` fence");
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+            return fail_word(r, q, context);
+        if (c == '\'')
+            return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
+                           "single quotes are not JSON: strings use double "
+                           "quotes");
+        if (c == '+')
+            return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
+                           "a number may not start with '+'");
+        if (c == '.')
+            return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
+                           "a number must start with a digit (write 0.5, "
+                           "not .5)");
+    }
+    return fail_found(r, q, "expected a value ", context);
+}
+
+/* ------------------------------------------------------------------------
+ * Skipping a whole value, iteratively
+ * ------------------------------------------------------------------------ */
+
+static bool skip_scalar(cc_reader_t *r, int c, const char *context)
+{
+    cc_string_token_t s;
+    cc_number_token_t n;
+    cc_literal_t l;
+    if (c == '"')
+        return cc_scan_string(r, &s);
+    if (c == '-' || (c >= '0' && c <= '9'))
+        return cc_scan_number(r, &n);
+    if (c == 't' || c == 'f' || c == 'n')
+        return cc_scan_literal(r, &l);
+    return fail_value_start(r, r->p, context);
+}
+
+static void set_kind(unsigned char *kinds, uint32_t level, bool object)
+{
+    if (object)
+        kinds[level / 8] |= (unsigned char)(1u << (level % 8));
+    else
+        kinds[level / 8] &= (unsigned char)~(1u << (level % 8));
+}
+
+static bool is_object(const unsigned char *kinds, uint32_t level)
+{
+    return (kinds[level / 8] >> (level % 8)) & 1u;
+}
+
+bool cc_skip_value(cc_reader_t *r)
+{
+    /* One bit per container this call opened (1 = object, 0 = array).  The
+     * reader caps depth at CC_READER_DEPTH_CAP, so the stack cannot
+     * overflow: cc_enter fails first. */
+    unsigned char kinds[CC_READER_DEPTH_CAP / 8];
+    enum { WANT_VALUE, WANT_KEY, AFTER_VALUE } state = WANT_VALUE;
+    uint32_t level = 0;
+    const unsigned char *comma;
+    const char *context = r->depth == 0 ? "at the start of the reply"
+                                        : "here";
+    cc_string_token_t key;
+    bool object;
+    int c;
+
+    if (r->failed)
+        return false;
+    for (;;) {
+        switch (state) {
+        case WANT_VALUE:
+            c = cc_peek(r);
+            if (c != '{' && c != '[') {
+                if (!skip_scalar(r, c, context))
+                    return false;
+                state = AFTER_VALUE;
+                break;
+            }
+            r->p++;
+            if (!cc_enter(r))
+                return false;
+            object = c == '{';
+            set_kind(kinds, level++, object);
+            if (cc_peek(r) == (object ? '}' : ']')) {
+                r->p++;
+                cc_leave(r);
+                level--;
+                state = AFTER_VALUE;
+            } else {
+                context = "after '['";
+                state = object ? WANT_KEY : WANT_VALUE;
+            }
+            break;
+
+        case WANT_KEY:
+            c = cc_peek(r);
+            if (c != '"') {
+                if (c == '\'')
+                    return fail_at(r, CONTRACTC_KIND_SYNTAX, r->p,
+                                   "single quotes are not JSON: keys are "
+                                   "strings in double quotes");
+                return fail_found(r, r->p, "expected ",
+                                  "a key (a string in double quotes)");
+            }
+            if (!cc_scan_string(r, &key) ||
+                !cc_expect(r, ':', "':' after the key"))
+                return false;
+            context = "after ':'";
+            state = WANT_VALUE;
+            break;
+
+        case AFTER_VALUE:
+            if (level == 0)
+                return true;
+            object = is_object(kinds, level - 1);
+            c = cc_peek(r);
+            if (c == (object ? '}' : ']')) {
+                r->p++;
+                cc_leave(r);
+                level--;
+                break;
+            }
+            if (c != ',')
+                return fail_found(r, r->p, "expected ",
+                                  object ? "',' or '}' after a member of an "
+                                           "object"
+                                         : "',' or ']' after an item of an "
+                                           "array");
+            comma = r->p++;
+            if (cc_peek(r) == (object ? '}' : ']'))
+                return fail_at(r, CONTRACTC_KIND_SYNTAX, comma,
+                               object ? "unexpected ',' after the last member "
+                                        "of an object"
+                                      : "unexpected ',' after the last item "
+                                        "of an array");
+            context = "after ','";
+            state = object ? WANT_KEY : WANT_VALUE;
+            break;
+        }
+    }
+}
+
+bool cc_read_document(cc_reader_t *r, const char *text, size_t len,
+                      bool fence_allowed, uint32_t max_depth)
+{
+    return cc_reader_begin(r, text, len, fence_allowed, max_depth) &&
+           cc_skip_value(r) && cc_reader_finish(r);
+}

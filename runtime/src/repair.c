@@ -1,0 +1,43 @@
+/*
+ * repair.c - the repair turn sent after a rejection (design page, "The
+ * prompt"): the rejected reply stays just above it in the transcript.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char repair_first_line[] =
+    "Your reply was rejected. Fix every problem and reply with the corrected JSON object only:\n";
+
+contractc_status_t contractc_repair_prompt(const contractc_problems_t *problems,
+                                           char **text, size_t *len)
+{
+    if (!problems || !text)
+        return CONTRACTC_EINVAL;
+    *text = NULL;
+    cc_str_t s;
+    cc_str_init(&s, NULL);
+    cc_str_puts(&s, repair_first_line);
+    for (size_t i = 0; i < problems->count_; i++) {
+        const contractc_problem_t *p = &problems->items_[i];
+        cc_str_puts(&s, "- ");
+        cc_str_puts(&s, p->path);
+        cc_str_puts(&s, ": ");
+        cc_str_puts(&s, p->message);
+        cc_str_puts(&s, "\n");
+    }
+    if (problems->dropped) {
+        cc_str_puts(&s, "- ... and ");
+        cc_str_putu(&s, problems->dropped);
+        cc_str_puts(&s, problems->dropped == 1 ? " more problem\n" : " more problems\n");
+    }
+    if (s.failed) {
+        cc_str_free(&s);
+        return CONTRACTC_ENOMEM;
+    }
+    if (len)
+        *len = s.len;
+    *text = s.data; /* cc_str_t with a NULL allocator uses malloc: free() it */
+    return CONTRACTC_OK;
+}

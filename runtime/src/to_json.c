@@ -1,0 +1,247 @@
+/*
+ * to_json.c - an accepted record in the canonical form (design page,
+ * "Canonical form of a record"): compact, keys in contract order, strings as
+ * UTF-8 with only '"', '\' and control characters escaped, integers as plain
+ * digits, numbers as the shortest text that reads back to the same double,
+ * decimals as strings with exactly `scale` fraction digits, enums as their
+ * value, dates and date-times as received, null for absent values.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+#include "internal.h"
+
+typedef struct out {
+    char *data;
+    size_t len, capacity;
+    bool failed;
+} out_t;
+
+static void put(out_t *o, const char *s, size_t n)
+{
+    if (o->failed)
+        return;
+    if (o->len + n + 1 > o->capacity) {
+        size_t cap = o->capacity ? o->capacity : 256;
+        while (cap < o->len + n + 1)
+            cap *= 2;
+        char *p = realloc(o->data, cap);
+        if (!p) {
+            o->failed = true;
+            return;
+        }
+        o->data = p;
+        o->capacity = cap;
+    }
+    memcpy(o->data + o->len, s, n);
+    o->len += n;
+    o->data[o->len] = '\0';
+}
+
+static void puts_(out_t *o, const char *s) { put(o, s, strlen(s)); }
+
+static void put_string(out_t *o, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    put(o, "\"", 1);
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        put(o, s + run, i - run);
+        run = i + 1;
+        char esc[6] = {'\\', (char)c, 0, 0, 0, 0};
+        size_t len = 2;
+        switch (c) {
+        case '"': case '\\': break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
+            esc[4] = hex[c >> 4]; esc[5] = hex[c & 15];
+            len = 6;
+        }
+        put(o, esc, len);
+    }
+    put(o, s + run, n - run);
+    put(o, "\"", 1);
+}
+
+static void put_digits(out_t *o, unsigned value, int width)
+{
+    char buf[12];
+    for (int i = width - 1; i >= 0; i--) {
+        buf[i] = (char)('0' + value % 10);
+        value /= 10;
+    }
+    put(o, buf, (size_t)width);
+}
+
+static void put_date(out_t *o, const contractc_date_t *d)
+{
+    put_digits(o, (unsigned)d->year, 4);
+    put(o, "-", 1);
+    put_digits(o, d->month, 2);
+    put(o, "-", 1);
+    put_digits(o, d->day, 2);
+}
+
+static void put_datetime(out_t *o, const contractc_datetime_t *d)
+{
+    put(o, "\"", 1);
+    put_date(o, &d->date);
+    put(o, "T", 1);
+    put_digits(o, d->hour, 2);
+    put(o, ":", 1);
+    put_digits(o, d->minute, 2);
+    put(o, ":", 1);
+    put_digits(o, d->second, 2);
+    if (d->fraction_digits) {
+        unsigned frac = d->nanos;
+        for (int i = d->fraction_digits; i < 9; i++)
+            frac /= 10;
+        put(o, ".", 1);
+        put_digits(o, frac, d->fraction_digits);
+    }
+    if (d->zone == 'Z' || (d->zone != '+' && d->zone != '-' && d->offset_minutes == 0)) {
+        put(o, "Z", 1);
+    } else {
+        int off = d->offset_minutes < 0 ? -d->offset_minutes : d->offset_minutes;
+        put(o, d->offset_minutes < 0 || d->zone == '-' ? "-" : "+", 1);
+        put_digits(o, (unsigned)off / 60, 2);
+        put(o, ":", 1);
+        put_digits(o, (unsigned)off % 60, 2);
+    }
+    put(o, "\"", 1);
+}
+
+static void put_object(out_t *o, const contractc_object_t *obj, const unsigned char *base);
+
+static void put_value(out_t *o, const contractc_value_t *v, const unsigned char *at,
+                      size_t aux)
+{
+    char buf[48];
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING: {
+        const char *s;
+        memcpy(&s, at, sizeof s);
+        put_string(o, s ? s : "", s ? aux : 0);
+        break;
+    }
+    case CONTRACTC_TYPE_INTEGER: {
+        int64_t x;
+        memcpy(&x, at, sizeof x);
+        put(o, buf, cc_format_decimal(x, 0, buf));
+        break;
+    }
+    case CONTRACTC_TYPE_NUMBER: {
+        double x;
+        memcpy(&x, at, sizeof x);
+        put(o, buf, cc_format_number(x, buf));
+        break;
+    }
+    case CONTRACTC_TYPE_BOOLEAN: {
+        bool x;
+        memcpy(&x, at, sizeof x);
+        puts_(o, x ? "true" : "false");
+        break;
+    }
+    case CONTRACTC_TYPE_DECIMAL: {
+        int64_t x;
+        memcpy(&x, at, sizeof x);
+        put(o, "\"", 1);
+        put(o, buf, cc_format_decimal(x, v->scale, buf));
+        put(o, "\"", 1);
+        break;
+    }
+    case CONTRACTC_TYPE_ENUM: {
+        int x;
+        memcpy(&x, at, sizeof x);
+        if (x >= 1 && (uint32_t)x <= v->enumeration->count) {
+            const contractc_enum_value_t *e = &v->enumeration->values[x - 1];
+            put_string(o, e->text, e->len);
+        } else {
+            puts_(o, "null");
+        }
+        break;
+    }
+    case CONTRACTC_TYPE_DATE: {
+        contractc_date_t d;
+        memcpy(&d, at, sizeof d);
+        put(o, "\"", 1);
+        put_date(o, &d);
+        put(o, "\"", 1);
+        break;
+    }
+    case CONTRACTC_TYPE_DATETIME: {
+        contractc_datetime_t d;
+        memcpy(&d, at, sizeof d);
+        put_datetime(o, &d);
+        break;
+    }
+    case CONTRACTC_TYPE_OBJECT:
+        put_object(o, v->object, at);
+        break;
+    case CONTRACTC_TYPE_ARRAY: {
+        const unsigned char *items;
+        memcpy(&items, at, sizeof items);
+        const contractc_value_t *iv = v->items;
+        put(o, "[", 1);
+        for (size_t i = 0; i < aux; i++) {
+            const unsigned char *item = items + i * v->item_size;
+            if (i)
+                put(o, ",", 1);
+            size_t item_aux = 0;
+            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY)
+                memcpy(&item_aux, item + sizeof(void *), sizeof item_aux);
+            put_value(o, iv, item, item_aux);
+        }
+        put(o, "]", 1);
+        break;
+    }
+    }
+}
+
+static void put_object(out_t *o, const contractc_object_t *obj, const unsigned char *base)
+{
+    put(o, "{", 1);
+    for (uint32_t i = 0; i < obj->field_count; i++) {
+        const contractc_field_t *f = &obj->fields[i];
+        if (i)
+            put(o, ",", 1);
+        put_string(o, f->name, f->name_len);
+        put(o, ":", 1);
+        bool has = true;
+        if (f->has_offset != UINT32_MAX)
+            memcpy(&has, base + f->has_offset, sizeof has);
+        if (!has) {
+            puts_(o, "null");
+            continue;
+        }
+        size_t aux = 0;
+        if (f->aux_offset != UINT32_MAX)
+            memcpy(&aux, base + f->aux_offset, sizeof aux);
+        put_value(o, &f->value, base + f->offset, aux);
+    }
+    put(o, "}", 1);
+}
+
+char *contractc_to_json(const contractc_contract_t *contract, const void *record, size_t *len)
+{
+    if (!contract || !record || !contract->root)
+        return NULL;
+    out_t o = {NULL, 0, 0, false};
+    put_object(&o, contract->root, record);
+    if (o.failed) {
+        free(o.data);
+        return NULL;
+    }
+    if (len)
+        *len = o.len;
+    return o.data;
+}

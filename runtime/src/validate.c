@@ -1,0 +1,1635 @@
+/*
+ * validate.c - the interpreter: reads a reply with the strict reader and
+ * validates it against a contract's descriptor tables in the same pass.
+ *
+ * There is no tree.  Each value is read straight into the record's struct
+ * (offsets from the field tables) or, when it breaks a constraint, reported
+ * with its path and left out.  Semantics follow the design page ("Reading a
+ * reply", "Problem kinds", "Fine print"):
+ *
+ *   - Document-level problems (empty, syntax, encoding, limit) replace every
+ *     other problem: the list is then exactly that one problem at "$".
+ *   - Every other problem is reported, in document order, then the missing
+ *     keys of each object at its end, then its rules.
+ *   - One problem per failing constraint per path; a `type` or `null`
+ *     problem suppresses that value's other checks; grounding runs only
+ *     when the value's shape passed.
+ *   - A declarative rule runs only when every field it names passed its own
+ *     checks; `check` rules run only on a record with no other problem.
+ *   - Of a key present twice the first is validated; each later one gives
+ *     one `duplicate` and is skipped.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "contractc/contractc.h"
+#include "convert.h"
+#include "internal.h"
+#include "reader.h"
+
+#define CC_PATH_MAX 4096           /* bytes of a path, "…" beyond */
+#define CC_KEY_ECHO_CODE_POINTS 64 /* a key in a path is cut to this */
+#define CC_MAX_FIELDS 1024         /* per object (the contract cap) */
+#define CC_BITSET_WORDS (CC_MAX_FIELDS / 64)
+#define CC_SUM_MASKS 4             /* sum rules per object with exact gating */
+#define CC_SOURCE_MAX ((size_t)4 << 20)
+
+enum { V_OK = 0, V_BAD = 1, V_FAIL = 2 };
+
+typedef struct cc_parse {
+    const contractc_contract_t *contract;
+    cc_reader_t r;
+    contractc_arena_t *arena;
+    contractc_problems_t *problems;
+    const contractc_allocator_t *allocator;
+    const char *source;
+    size_t source_len;
+    void *user;
+    size_t found;  /* problems found in this parse, kept or dropped */
+    bool oom;
+    size_t path_len;
+    char path[CC_PATH_MAX + 8];
+} cc_parse_t;
+
+/* ------------------------------------------------------------------------
+ * Paths
+ * ------------------------------------------------------------------------ */
+
+/* Appends a segment; returns the length to restore with path_pop.  A path
+ * that would pass CC_PATH_MAX ends in "…" instead. */
+static size_t path_push(cc_parse_t *c, const char *seg, size_t n)
+{
+    size_t mark = c->path_len;
+    if (c->path_len + n > CC_PATH_MAX) {
+        static const char ellipsis[] = "\xE2\x80\xA6";
+        if (c->path_len + 3 <= CC_PATH_MAX + 7 &&
+            (c->path_len < 3 || memcmp(c->path + c->path_len - 3, ellipsis, 3) != 0)) {
+            memcpy(c->path + c->path_len, ellipsis, 3);
+            c->path_len += 3;
+        }
+    } else {
+        memcpy(c->path + c->path_len, seg, n);
+        c->path_len += n;
+    }
+    c->path[c->path_len] = '\0';
+    return mark;
+}
+
+static void path_pop(cc_parse_t *c, size_t mark)
+{
+    c->path_len = mark;
+    c->path[mark] = '\0';
+}
+
+static size_t path_push_index(cc_parse_t *c, size_t index)
+{
+    char buf[32];
+    size_t i = sizeof buf;
+    buf[--i] = ']';
+    do {
+        buf[--i] = (char)('0' + index % 10);
+        index /= 10;
+    } while (index);
+    buf[--i] = '[';
+    return path_push(c, buf + i, sizeof buf - i);
+}
+
+static bool is_ident_key(const char *k, size_t n)
+{
+    if (n == 0)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)k[i];
+        bool alpha = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
+        if (!alpha && !(i > 0 && ch >= '0' && ch <= '9'))
+            return false;
+    }
+    return true;
+}
+
+/* The path segment of a key from the reply: ".key" for [A-Za-z_][A-Za-z0-9_]*,
+ * else RFC 9535 bracket notation with its escaping (section 2.3.1.1);
+ * cut to 64 code points plus "…". */
+static size_t path_push_key(cc_parse_t *c, const char *k, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char seg[CC_KEY_ECHO_CODE_POINTS * 6 + 16];
+    size_t o = 0, cps = 0;
+    bool ident = is_ident_key(k, n);
+    if (ident) {
+        seg[o++] = '.';
+    } else {
+        seg[o++] = '[';
+        seg[o++] = '\'';
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)k[i];
+        if ((ch & 0xC0) != 0x80) {
+            if (cps == CC_KEY_ECHO_CODE_POINTS) {
+                memcpy(seg + o, "\xE2\x80\xA6", 3);
+                o += 3;
+                break;
+            }
+            cps++;
+        }
+        if (ident) {
+            seg[o++] = (char)ch;
+        } else if (ch == '\'' || ch == '\\') {
+            seg[o++] = '\\';
+            seg[o++] = (char)ch;
+        } else if (ch < 0x20) {
+            const char *named = ch == '\b' ? "b" : ch == '\f' ? "f" : ch == '\n' ? "n"
+                              : ch == '\r' ? "r" : ch == '\t' ? "t" : NULL;
+            seg[o++] = '\\';
+            if (named) {
+                seg[o++] = named[0];
+            } else {
+                seg[o++] = 'u';
+                seg[o++] = '0';
+                seg[o++] = '0';
+                seg[o++] = hex[ch >> 4];
+                seg[o++] = hex[ch & 15];
+            }
+        } else {
+            seg[o++] = (char)ch;
+        }
+    }
+    if (!ident) {
+        seg[o++] = '\'';
+        seg[o++] = ']';
+    }
+    return path_push(c, seg, o);
+}
+
+/* ------------------------------------------------------------------------
+ * Reporting
+ * ------------------------------------------------------------------------ */
+
+static void report(cc_parse_t *c, contractc_kind_t kind, const cc_str_t *model,
+                   const cc_str_t *log, const char *rule)
+{
+    c->found++;
+    if (model->failed || log->failed ||
+        !cc_problems_add(c->problems, kind, c->path, model->data ? model->data : "",
+                         log->data ? log->data : "", rule, 0, 0))
+        c->oom = true;
+}
+
+/* A problem whose model message starts with an echo of the value ("\"x\"",
+ * "89.90") and whose log message says "the value" instead. */
+typedef struct cc_msg {
+    cc_str_t model, log;
+} cc_msg_t;
+
+static void msg_init(cc_parse_t *c, cc_msg_t *m)
+{
+    cc_str_init(&m->model, c->allocator);
+    cc_str_init(&m->log, c->allocator);
+}
+
+static void msg_both(cc_msg_t *m, const char *text)
+{
+    cc_str_puts(&m->model, text);
+    cc_str_puts(&m->log, text);
+}
+
+static void msg_uint(cc_msg_t *m, uint64_t v)
+{
+    cc_str_putu(&m->model, v);
+    cc_str_putu(&m->log, v);
+}
+
+static void msg_report(cc_parse_t *c, cc_msg_t *m, contractc_kind_t kind, const char *rule)
+{
+    report(c, kind, &m->model, &m->log, rule);
+    cc_str_free(&m->model);
+    cc_str_free(&m->log);
+}
+
+static const char *decimal_words(uint8_t scale)
+{
+    static const char *const words[] = {"no decimals", "one decimal", "two decimals",
+                                        "three decimals", "four decimals"};
+    return scale < 5 ? words[scale] : NULL;
+}
+
+/* "a decimal as a string like \"1250.00\" (dot, two decimals, no separators)" */
+static void put_decimal_phrase(cc_str_t *s, const contractc_value_t *v)
+{
+    cc_str_puts(s, "a decimal like ");
+    if (v->example) {
+        cc_str_puts(s, v->example);
+    } else {
+        char buf[48];
+        size_t n = cc_format_decimal(v->scale ? 125000 : 1250, v->scale, buf + 1);
+        buf[0] = '"';
+        buf[n + 1] = '"';
+        cc_str_append(s, buf, n + 2);
+    }
+    cc_str_puts(s, " (");
+    if (v->scale) {
+        cc_str_puts(s, "dot, ");
+        const char *w = decimal_words(v->scale);
+        if (w) {
+            cc_str_puts(s, w);
+        } else {
+            cc_str_putu(s, v->scale);
+            cc_str_puts(s, " decimals");
+        }
+    } else {
+        cc_str_puts(s, "whole number, no dot");
+    }
+    cc_str_puts(s, v->is_signed ? ", may start with -" : "");
+    cc_str_puts(s, ", no separators)");
+}
+
+static void put_enum_values(cc_str_t *s, const contractc_enum_t *e)
+{
+    const uint32_t shown = e->count > 24 ? 20 : e->count;
+    for (uint32_t i = 0; i < shown; i++) {
+        if (i)
+            cc_str_puts(s, i + 1 == e->count ? " or " : ", ");
+        cc_str_quote(s, e->values[i].text, e->values[i].len);
+    }
+    if (shown < e->count) {
+        cc_str_puts(s, " or one of ");
+        cc_str_putu(s, e->count - shown);
+        cc_str_puts(s, " more");
+    }
+}
+
+/* What a value of `v` must be, for type problems. */
+static void put_expected(cc_str_t *s, const contractc_value_t *v)
+{
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING: cc_str_puts(s, "a string"); break;
+    case CONTRACTC_TYPE_INTEGER:
+        cc_str_puts(s, "an integer (digits only, no fraction or exponent)");
+        break;
+    case CONTRACTC_TYPE_NUMBER: cc_str_puts(s, "a number"); break;
+    case CONTRACTC_TYPE_BOOLEAN: cc_str_puts(s, "true or false"); break;
+    case CONTRACTC_TYPE_DECIMAL: put_decimal_phrase(s, v); break;
+    case CONTRACTC_TYPE_ENUM:
+        cc_str_puts(s, "one of ");
+        put_enum_values(s, v->enumeration);
+        break;
+    case CONTRACTC_TYPE_DATE:
+        cc_str_puts(s, "a date string like ");
+        cc_str_puts(s, v->example ? v->example : "\"2024-03-01\"");
+        cc_str_puts(s, " (YYYY-MM-DD)");
+        break;
+    case CONTRACTC_TYPE_DATETIME:
+        cc_str_puts(s, "a date-time string like ");
+        cc_str_puts(s, v->example ? v->example : "\"2024-03-01T14:30:00Z\"");
+        cc_str_puts(s, " (RFC 3339 with seconds and an offset)");
+        break;
+    case CONTRACTC_TYPE_OBJECT: {
+        const contractc_object_t *o = v->object;
+        cc_str_puts(s, "an object with the keys ");
+        for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
+            if (i)
+                cc_str_puts(s, ", ");
+            cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
+        }
+        if (o->field_count > 24)
+            cc_str_puts(s, ", ...");
+        break;
+    }
+    case CONTRACTC_TYPE_ARRAY: cc_str_puts(s, "a list (JSON array)"); break;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Small helpers
+ * ------------------------------------------------------------------------ */
+
+static bool bit_get(const uint64_t *bits, size_t i) { return (bits[i / 64] >> (i % 64)) & 1u; }
+static void bit_set(uint64_t *bits, size_t i) { bits[i / 64] |= (uint64_t)1 << (i % 64); }
+
+static bool fail(cc_parse_t *c) { return c->r.failed || c->oom; }
+
+/* The decoded text of a scanned string: the raw bytes when it has no
+ * escapes, else a copy in the arena.  NULL when out of memory. */
+static const char *string_text(cc_parse_t *c, const cc_string_token_t *t)
+{
+    if (!t->has_escapes)
+        return (const char *)t->raw;
+    char *dst = cc_arena_alloc_bytes(c->arena, t->decoded_len + 1);
+    if (!dst) {
+        c->oom = true;
+        return NULL;
+    }
+    cc_decode_string(t, dst);
+    dst[t->decoded_len] = '\0';
+    return dst;
+}
+
+/* Byte-exact search of needle in haystack (grounding).  Linear time: a
+ * short needle is searched directly; a long one with Knuth-Morris-Pratt,
+ * whose table is allocated for the call. */
+static int contains(cc_parse_t *c, const char *hay, size_t hn, const char *nee, size_t nn)
+{
+    if (nn == 0 || nn > hn)
+        return 0;
+    if (nn <= 16) {
+        const char *end = hay + (hn - nn) + 1;
+        for (const char *p = hay; p < end;) {
+            const char *q = memchr(p, nee[0], (size_t)(end - p));
+            if (!q)
+                return 0;
+            if (memcmp(q, nee, nn) == 0)
+                return 1;
+            p = q + 1;
+        }
+        return 0;
+    }
+    if (nn > UINT32_MAX)
+        return 0;
+    uint32_t *fail_to = cc_alloc(c->allocator, nn * sizeof *fail_to);
+    if (!fail_to) {
+        c->oom = true;
+        return -1;
+    }
+    fail_to[0] = 0;
+    for (size_t i = 1, k = 0; i < nn; i++) {
+        while (k && nee[i] != nee[k])
+            k = fail_to[k - 1];
+        if (nee[i] == nee[k])
+            k++;
+        fail_to[i] = (uint32_t)k;
+    }
+    int found = 0;
+    for (size_t i = 0, k = 0; i < hn; i++) {
+        while (k && hay[i] != nee[k])
+            k = fail_to[k - 1];
+        if (hay[i] == nee[k])
+            k++;
+        if (k == nn) {
+            found = 1;
+            break;
+        }
+    }
+    cc_free(c->allocator, fail_to, nn * sizeof *fail_to);
+    return found;
+}
+
+/* ------------------------------------------------------------------------
+ * Reading values
+ * ------------------------------------------------------------------------ */
+
+/* Where one value goes: dst (the member), aux (its size_t _len or _count),
+ * has (the bool has_X of a nullable field). */
+typedef struct cc_slot {
+    unsigned char *dst;
+    size_t *aux;
+    bool *has;
+} cc_slot_t;
+
+static int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
+                      cc_slot_t slot, bool *own_ok, uint64_t *item_ok);
+
+/* Reads a value of the wrong JSON type and reports a `type` problem. */
+static int read_mismatch(cc_parse_t *c, const contractc_value_t *v, int ch)
+{
+    cc_msg_t m;
+    msg_init(c, &m);
+    msg_both(&m, "found ");
+    if (ch == '"') {
+        cc_string_token_t t;
+        if (!cc_scan_string(&c->r, &t))
+            goto failed;
+        const char *text = string_text(c, &t);
+        if (!text)
+            goto failed;
+        cc_str_puts(&m.model, "the string ");
+        cc_str_quote(&m.model, text, t.decoded_len);
+        cc_str_puts(&m.log, "a string");
+    } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+        cc_number_token_t t;
+        if (!cc_scan_number(&c->r, &t))
+            goto failed;
+        cc_str_puts(&m.model, "the number ");
+        cc_str_token(&m.model, (const char *)t.text, t.len);
+        cc_str_puts(&m.log, "a number");
+    } else if (ch == 't' || ch == 'f') {
+        cc_literal_t lit;
+        if (!cc_scan_literal(&c->r, &lit))
+            goto failed;
+        cc_str_puts(&m.model, lit == CC_LITERAL_TRUE ? "true" : "false");
+        cc_str_puts(&m.log, "a boolean");
+    } else if (ch == '{' || ch == '[') {
+        if (!cc_skip_value(&c->r))
+            goto failed;
+        msg_both(&m, ch == '{' ? "an object" : "an array");
+    } else {
+        cc_skip_value(&c->r); /* records the syntax problem */
+        goto failed;
+    }
+    msg_both(&m, "; expected ");
+    put_expected(&m.model, v);
+    put_expected(&m.log, v);
+    msg_report(c, &m, CONTRACTC_KIND_TYPE, NULL);
+    return fail(c) ? V_FAIL : V_BAD;
+failed:
+    cc_str_free(&m.model);
+    cc_str_free(&m.log);
+    return V_FAIL;
+}
+
+static int read_string(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
+{
+    cc_string_token_t t;
+    if (!cc_scan_string(&c->r, &t))
+        return V_FAIL;
+    const char *text = string_text(c, &t);
+    if (!text)
+        return V_FAIL;
+    int result = V_OK;
+    if (t.code_points < v->min_length || t.code_points > v->max_length) {
+        cc_msg_t m;
+        msg_init(c, &m);
+        cc_str_quote(&m.model, text, t.decoded_len);
+        cc_str_puts(&m.log, "the value");
+        msg_both(&m, " is ");
+        msg_uint(&m, t.code_points);
+        msg_both(&m, t.code_points == 1 ? " character long; " : " characters long; ");
+        if (t.code_points < v->min_length) {
+            msg_both(&m, "expected at least ");
+            msg_uint(&m, v->min_length);
+        } else {
+            msg_both(&m, "expected at most ");
+            msg_uint(&m, v->max_length);
+        }
+        msg_both(&m, v->min_length == 1 && t.code_points == 0 ? " (not empty)" : "");
+        msg_report(c, &m, CONTRACTC_KIND_LENGTH, NULL);
+        result = V_BAD;
+    }
+    if (v->pattern && !contractc_dfa_match(v->pattern, text, t.decoded_len)) {
+        cc_msg_t m;
+        msg_init(c, &m);
+        cc_str_quote(&m.model, text, t.decoded_len);
+        cc_str_puts(&m.log, "the value");
+        msg_both(&m, " does not match the pattern ");
+        msg_both(&m, v->pattern->source);
+        msg_both(&m, " (the whole value must match)");
+        msg_report(c, &m, CONTRACTC_KIND_PATTERN, NULL);
+        result = V_BAD;
+    }
+    if (result == V_OK && v->grounded) {
+        int found = contains(c, c->source, c->source_len, text, t.decoded_len);
+        if (found < 0)
+            return V_FAIL;
+        if (!found) {
+            const char *name = c->contract->source_name ? c->contract->source_name : "the source text";
+            cc_msg_t m;
+            msg_init(c, &m);
+            cc_str_quote(&m.model, text, t.decoded_len);
+            cc_str_puts(&m.log, "the value");
+            msg_both(&m, t.decoded_len ? " does not occur verbatim in "
+                                       : " is empty, and an empty value is never grounded in ");
+            msg_both(&m, name);
+            msg_both(&m, "; copy it exactly as written there");
+            msg_report(c, &m, CONTRACTC_KIND_GROUNDING, NULL);
+            result = V_BAD;
+        }
+    }
+    if (result != V_OK)
+        return fail(c) ? V_FAIL : result;
+    /* Store: the text is in the arena already when it had escapes. */
+    char *copy = (char *)text;
+    if (!t.has_escapes) {
+        copy = cc_arena_alloc_bytes(c->arena, t.decoded_len + 1);
+        if (!copy) {
+            c->oom = true;
+            return V_FAIL;
+        }
+        memcpy(copy, text, t.decoded_len);
+        copy[t.decoded_len] = '\0';
+    }
+    memcpy(slot.dst, &copy, sizeof copy);
+    if (slot.aux)
+        *slot.aux = t.decoded_len;
+    return V_OK;
+}
+
+static void put_bound(cc_str_t *s, const char *text, int64_t value)
+{
+    if (text)
+        cc_str_puts(s, text);
+    else
+        cc_str_puti(s, value);
+}
+
+/* `range` problem for an int64 against [minimum, maximum]. */
+static int check_int_range(cc_parse_t *c, const contractc_value_t *v, int64_t value,
+                           const char *echo, size_t echo_len, bool quoted)
+{
+    if (value >= v->minimum && value <= v->maximum)
+        return V_OK;
+    cc_msg_t m;
+    msg_init(c, &m);
+    if (quoted)
+        cc_str_quote(&m.model, echo, echo_len);
+    else
+        cc_str_token(&m.model, echo, echo_len);
+    cc_str_puts(&m.log, "the value");
+    if (value < v->minimum) {
+        msg_both(&m, " is below the minimum ");
+        put_bound(&m.model, v->minimum_text, v->minimum);
+        put_bound(&m.log, v->minimum_text, v->minimum);
+    } else {
+        msg_both(&m, " is above the maximum ");
+        put_bound(&m.model, v->maximum_text, v->maximum);
+        put_bound(&m.log, v->maximum_text, v->maximum);
+    }
+    msg_report(c, &m, CONTRACTC_KIND_RANGE, NULL);
+    return fail(c) ? V_FAIL : V_BAD;
+}
+
+static int read_integer(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
+{
+    cc_number_token_t t;
+    if (!cc_scan_number(&c->r, &t))
+        return V_FAIL;
+    int64_t value;
+    cc_convert_t rc = cc_convert_integer((const char *)t.text, t.len, &value);
+    if (rc != CC_CONVERT_OK) {
+        cc_msg_t m;
+        msg_init(c, &m);
+        cc_str_token(&m.model, (const char *)t.text, t.len);
+        cc_str_puts(&m.log, "the value");
+        if (rc == CC_CONVERT_FORMAT) {
+            msg_both(&m, " is not an integer: write it with digits only, no fraction or exponent");
+            msg_report(c, &m, CONTRACTC_KIND_TYPE, NULL);
+        } else {
+            msg_both(&m, " is outside the exact integer range -9007199254740991..9007199254740991");
+            msg_report(c, &m, CONTRACTC_KIND_RANGE, NULL);
+        }
+        return fail(c) ? V_FAIL : V_BAD;
+    }
+    int rr = check_int_range(c, v, value, (const char *)t.text, t.len, false);
+    if (rr != V_OK)
+        return rr;
+    memcpy(slot.dst, &value, sizeof value);
+    return V_OK;
+}
+
+static int read_number(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
+{
+    cc_number_token_t t;
+    if (!cc_scan_number(&c->r, &t))
+        return V_FAIL;
+    double value;
+    cc_convert_t rc = cc_convert_number((const char *)t.text, t.len, &value);
+    const char *why = NULL;
+    const char *bound = NULL;
+    if (rc != CC_CONVERT_OK)
+        why = value == 0 ? " underflows to zero; write it with fewer digits or as 0"
+                         : " is too large for a double";
+    else if (v->has_number_minimum && value < v->number_minimum)
+        why = " is below the minimum ", bound = v->minimum_text;
+    else if (v->has_number_maximum && value > v->number_maximum)
+        why = " is above the maximum ", bound = v->maximum_text;
+    if (why) {
+        cc_msg_t m;
+        msg_init(c, &m);
+        cc_str_token(&m.model, (const char *)t.text, t.len);
+        cc_str_puts(&m.log, "the value");
+        msg_both(&m, why);
+        if (bound)
+            msg_both(&m, bound);
+        msg_report(c, &m, CONTRACTC_KIND_RANGE, NULL);
+        return fail(c) ? V_FAIL : V_BAD;
+    }
+    memcpy(slot.dst, &value, sizeof value);
+    return V_OK;
+}
+
+/* Reports a `format` or `enum` problem on a string value. */
+static int string_problem(cc_parse_t *c, contractc_kind_t kind, const char *text, size_t n,
+                          const contractc_value_t *v)
+{
+    cc_msg_t m;
+    msg_init(c, &m);
+    cc_str_quote(&m.model, text, n);
+    cc_str_puts(&m.log, "the value");
+    if (kind == CONTRACTC_KIND_ENUM) {
+        msg_both(&m, " is not one of ");
+        put_enum_values(&m.model, v->enumeration);
+        put_enum_values(&m.log, v->enumeration);
+        msg_both(&m, " (exact spelling, case-sensitive)");
+    } else {
+        msg_both(&m, " is not ");
+        put_expected(&m.model, v);
+        put_expected(&m.log, v);
+        if (v->type == CONTRACTC_TYPE_DATE || v->type == CONTRACTC_TYPE_DATETIME)
+            msg_both(&m, ", a real calendar date");
+    }
+    msg_report(c, &m, kind, NULL);
+    return fail(c) ? V_FAIL : V_BAD;
+}
+
+/* Decimal, enum, date and datetime: strings with a fixed form. */
+static int read_formatted(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
+{
+    cc_string_token_t t;
+    if (!cc_scan_string(&c->r, &t))
+        return V_FAIL;
+    const char *text = string_text(c, &t);
+    if (!text)
+        return V_FAIL;
+    size_t n = t.decoded_len;
+    switch (v->type) {
+    case CONTRACTC_TYPE_DECIMAL: {
+        int64_t minor;
+        cc_convert_t rc = cc_convert_decimal(text, n, v->scale, v->is_signed, &minor);
+        if (rc == CC_CONVERT_FORMAT)
+            return string_problem(c, CONTRACTC_KIND_FORMAT, text, n, v);
+        if (rc == CC_CONVERT_RANGE) {
+            cc_msg_t m;
+            msg_init(c, &m);
+            cc_str_quote(&m.model, text, n);
+            cc_str_puts(&m.log, "the value");
+            msg_both(&m, " is too large");
+            msg_report(c, &m, CONTRACTC_KIND_RANGE, NULL);
+            return fail(c) ? V_FAIL : V_BAD;
+        }
+        int rr = check_int_range(c, v, minor, text, n, true);
+        if (rr != V_OK)
+            return rr;
+        memcpy(slot.dst, &minor, sizeof minor);
+        return V_OK;
+    }
+    case CONTRACTC_TYPE_ENUM: {
+        const contractc_enum_t *e = v->enumeration;
+        for (uint32_t i = 0; i < e->count; i++) {
+            if (e->values[i].len == n && memcmp(e->values[i].text, text, n) == 0) {
+                int value = (int)i + 1;
+                memcpy(slot.dst, &value, sizeof value);
+                return V_OK;
+            }
+        }
+        return string_problem(c, CONTRACTC_KIND_ENUM, text, n, v);
+    }
+    case CONTRACTC_TYPE_DATE: {
+        contractc_date_t d;
+        if (cc_convert_date(text, n, &d) != CC_CONVERT_OK)
+            return string_problem(c, CONTRACTC_KIND_FORMAT, text, n, v);
+        memcpy(slot.dst, &d, sizeof d);
+        return V_OK;
+    }
+    case CONTRACTC_TYPE_DATETIME: {
+        contractc_datetime_t d;
+        if (cc_convert_datetime(text, n, &d) != CC_CONVERT_OK)
+            return string_problem(c, CONTRACTC_KIND_FORMAT, text, n, v);
+        memcpy(slot.dst, &d, sizeof d);
+        return V_OK;
+    }
+    default:
+        return V_FAIL;
+    }
+}
+
+static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
+                       uint64_t *ok_bits);
+
+/* Reads an array's items into an arena vector (at most max_items are kept;
+ * the rest are still validated into one scratch slot so that memory stays
+ * bounded).  own_ok: the array's own checks (item count) passed.
+ * item_ok: for items that are objects, the AND of their fields' ok bits. */
+static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
+                      bool *own_ok, uint64_t *item_ok)
+{
+    const contractc_value_t *iv = v->items;
+    const size_t size = iv ? v->item_size : 0, align = iv ? v->item_align : 1;
+    if (!iv || size == 0)
+        return V_FAIL;
+    c->r.p++; /* '[' */
+    if (!cc_enter(&c->r))
+        return V_FAIL;
+    unsigned char *items = NULL;
+    size_t count = 0, capacity = 0;
+    unsigned char *scratch = NULL;
+    int result = V_OK;
+    const size_t keep = v->max_items == CONTRACTC_UNBOUNDED ? (size_t)-1 : v->max_items;
+    if (item_ok && iv->type == CONTRACTC_TYPE_OBJECT)
+        memset(item_ok, 0xff, CC_BITSET_WORDS * sizeof *item_ok);
+    int ch = cc_peek(&c->r);
+    if (ch == ']') {
+        c->r.p++;
+    } else {
+        for (;;) {
+            unsigned char *at;
+            if (count < keep) {
+                if (count == capacity) {
+                    size_t ncap = capacity ? capacity * 2 : 4;
+                    if (ncap > keep)
+                        ncap = keep;
+                    if (ncap > ((size_t)-1 / 4) / size) {
+                        c->oom = true;
+                        return V_FAIL;
+                    }
+                    items = cc_arena_grow(c->arena, items, capacity * size, ncap * size, align);
+                    if (!items) {
+                        c->oom = true;
+                        return V_FAIL;
+                    }
+                    capacity = ncap;
+                }
+                at = items + count * size;
+            } else {
+                if (!scratch && !(scratch = cc_arena_alloc(c->arena, size, align))) {
+                    c->oom = true;
+                    return V_FAIL;
+                }
+                memset(scratch, 0, size);
+                at = scratch;
+            }
+            size_t mark = path_push_index(c, count);
+            cc_slot_t s = {at, NULL, NULL};
+            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY)
+                s.aux = (size_t *)(void *)(at + sizeof(void *));
+            uint64_t bits[CC_BITSET_WORDS];
+            int r;
+            if (iv->type == CONTRACTC_TYPE_OBJECT && cc_peek(&c->r) == '{') {
+                r = read_object(c, iv->object, at, bits);
+                if (item_ok)
+                    for (size_t w = 0; w < CC_BITSET_WORDS; w++)
+                        item_ok[w] &= bits[w];
+            } else {
+                bool item_own_ok;
+                r = read_value(c, iv, false, s, &item_own_ok, NULL);
+                if (item_ok && iv->type == CONTRACTC_TYPE_OBJECT)
+                    memset(item_ok, 0, CC_BITSET_WORDS * sizeof *item_ok);
+            }
+            path_pop(c, mark);
+            if (r == V_FAIL)
+                return V_FAIL;
+            if (r == V_BAD)
+                result = V_BAD;
+            count++;
+            if (count == (size_t)-1)
+                return V_FAIL;
+            ch = cc_peek(&c->r);
+            if (ch == ',') {
+                c->r.p++;
+                if (cc_peek(&c->r) == ']') {
+                    cc_reader_fail(&c->r, CONTRACTC_KIND_SYNTAX, (size_t)(c->r.p - c->r.raw),
+                                   "unexpected ']' after ','; remove the trailing comma");
+                    return V_FAIL;
+                }
+                continue;
+            }
+            if (!cc_expect(&c->r, ']', "',' or ']' after an array item"))
+                return V_FAIL;
+            break;
+        }
+    }
+    cc_leave(&c->r);
+    *own_ok = true;
+    if (count < v->min_items || count > v->max_items) {
+        cc_msg_t m;
+        msg_init(c, &m);
+        msg_both(&m, "the list has ");
+        msg_uint(&m, count);
+        msg_both(&m, count == 1 ? " item; expected " : " items; expected ");
+        if (count < v->min_items) {
+            msg_both(&m, "at least ");
+            msg_uint(&m, v->min_items);
+        } else {
+            msg_both(&m, "at most ");
+            msg_uint(&m, v->max_items);
+        }
+        msg_report(c, &m, CONTRACTC_KIND_ITEMS, NULL);
+        *own_ok = false;
+        result = V_BAD;
+    }
+    if (count > keep)
+        count = keep;
+    memcpy(slot.dst, &items, sizeof items);
+    if (slot.aux)
+        *slot.aux = count;
+    return fail(c) ? V_FAIL : result;
+}
+
+/* Reads one value of descriptor `v` at the cursor into `slot`.
+ * own_ok: the value's own checks passed (for arrays, apart from items). */
+static int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
+                      cc_slot_t slot, bool *own_ok, uint64_t *item_ok)
+{
+    *own_ok = false;
+    int ch = cc_peek(&c->r);
+    if (ch < 0) {
+        cc_reader_fail(&c->r, CONTRACTC_KIND_SYNTAX, (size_t)(c->r.p - c->r.raw),
+                       "the reply ends where a value was expected");
+        return V_FAIL;
+    }
+    if (ch == 'n') {
+        cc_literal_t lit;
+        if (!cc_scan_literal(&c->r, &lit))
+            return V_FAIL;
+        if (nullable) {
+            *own_ok = true;
+            return V_OK; /* has_X stays false: "not stated" */
+        }
+        cc_msg_t m;
+        msg_init(c, &m);
+        msg_both(&m, "null is not allowed here; expected ");
+        put_expected(&m.model, v);
+        put_expected(&m.log, v);
+        msg_report(c, &m, CONTRACTC_KIND_NULL, NULL);
+        return fail(c) ? V_FAIL : V_BAD;
+    }
+    int r;
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING:
+        r = ch == '"' ? read_string(c, v, slot) : read_mismatch(c, v, ch);
+        break;
+    case CONTRACTC_TYPE_INTEGER:
+        r = (ch == '-' || (ch >= '0' && ch <= '9')) ? read_integer(c, v, slot)
+                                                    : read_mismatch(c, v, ch);
+        break;
+    case CONTRACTC_TYPE_NUMBER:
+        r = (ch == '-' || (ch >= '0' && ch <= '9')) ? read_number(c, v, slot)
+                                                    : read_mismatch(c, v, ch);
+        break;
+    case CONTRACTC_TYPE_BOOLEAN:
+        if (ch == 't' || ch == 'f') {
+            cc_literal_t lit;
+            if (!cc_scan_literal(&c->r, &lit))
+                return V_FAIL;
+            bool value = lit == CC_LITERAL_TRUE;
+            memcpy(slot.dst, &value, sizeof value);
+            r = V_OK;
+        } else {
+            r = read_mismatch(c, v, ch);
+        }
+        break;
+    case CONTRACTC_TYPE_DECIMAL:
+    case CONTRACTC_TYPE_ENUM:
+    case CONTRACTC_TYPE_DATE:
+    case CONTRACTC_TYPE_DATETIME:
+        r = ch == '"' ? read_formatted(c, v, slot) : read_mismatch(c, v, ch);
+        break;
+    case CONTRACTC_TYPE_OBJECT:
+        if (ch != '{')
+            return read_mismatch(c, v, ch);
+        {
+            uint64_t bits[CC_BITSET_WORDS];
+            r = read_object(c, v->object, slot.dst, bits);
+        }
+        if (r != V_FAIL)
+            *own_ok = true;
+        if (r != V_FAIL && slot.has)
+            *slot.has = true;
+        return r;
+    case CONTRACTC_TYPE_ARRAY:
+        if (ch != '[')
+            return read_mismatch(c, v, ch);
+        r = read_array(c, v, slot, own_ok, item_ok);
+        if (r != V_FAIL && slot.has)
+            *slot.has = true;
+        return r;
+    default:
+        return V_FAIL;
+    }
+    if (r == V_OK) {
+        *own_ok = true;
+        if (slot.has)
+            *slot.has = true;
+    }
+    return r;
+}
+
+/* ------------------------------------------------------------------------
+ * Objects and their rules
+ * ------------------------------------------------------------------------ */
+
+/* Finds the field named k[0..n) through the sorted key lookup. */
+static const contractc_field_t *find_field(const contractc_object_t *o, const char *k,
+                                           size_t n, uint32_t *index)
+{
+    uint32_t lo = 0, hi = o->field_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const contractc_field_t *f = &o->fields[o->lookup[mid]];
+        int cmp = f->name_len < n ? -1 : f->name_len > n ? 1 : memcmp(f->name, k, n);
+        if (cmp == 0) {
+            *index = o->lookup[mid];
+            return f;
+        }
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Lowercase, without '_' and '-': "orderId" and "order-id" both become
+ * "orderid", to suggest "order_id". */
+static size_t fold_key(const char *k, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && o < cap; i++) {
+        char ch = k[i];
+        if (ch == '_' || ch == '-' || ch == ' ')
+            continue;
+        out[o++] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+    }
+    return o;
+}
+
+/* The field an unexpected key was probably meant to be, or NULL. */
+static const contractc_field_t *suggest_field(const contractc_object_t *o, const char *k,
+                                              size_t n, const uint64_t *seen)
+{
+    char a[128], b[128];
+    if (n > sizeof a)
+        return NULL;
+    size_t an = fold_key(k, n, a, sizeof a);
+    for (uint32_t i = 0; i < o->field_count; i++) {
+        const contractc_field_t *f = &o->fields[i];
+        if (bit_get(seen, i) || f->name_len > sizeof b)
+            continue;
+        size_t bn = fold_key(f->name, f->name_len, b, sizeof b);
+        if (an == bn && memcmp(a, b, an) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const char *k,
+                              size_t n, const uint64_t *seen)
+{
+    cc_msg_t m;
+    msg_init(c, &m);
+    msg_both(&m, "unexpected key");
+    const contractc_field_t *near = suggest_field(o, k, n, seen);
+    if (near) {
+        msg_both(&m, "; did you mean \"");
+        cc_str_append(&m.model, near->name, near->name_len);
+        cc_str_append(&m.log, near->name, near->name_len);
+        msg_both(&m, "\"? Keys must be spelt exactly");
+    } else {
+        msg_both(&m, "; the allowed keys are ");
+        for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
+            if (i)
+                msg_both(&m, ", ");
+            cc_str_append(&m.model, o->fields[i].name, o->fields[i].name_len);
+            cc_str_append(&m.log, o->fields[i].name, o->fields[i].name_len);
+        }
+        if (o->field_count > 24)
+            msg_both(&m, ", ...");
+    }
+    msg_report(c, &m, CONTRACTC_KIND_UNEXPECTED, NULL);
+}
+
+/* Sum state for one `sum` rule while its object is read. */
+typedef struct cc_sum_gate {
+    const contractc_rule_t *rule;
+    uint64_t item_ok[CC_BITSET_WORDS];
+    bool own_ok;
+} cc_sum_gate_t;
+
+static bool add_overflows(int64_t a, int64_t b, int64_t *out)
+{
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+        return true;
+    *out = a + b;
+    return false;
+}
+
+static int64_t read_i64(const unsigned char *p)
+{
+    int64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static bool field_is_null(const contractc_field_t *f, const unsigned char *base)
+{
+    if (!f->nullable || f->has_offset == UINT32_MAX)
+        return false;
+    bool has;
+    memcpy(&has, base + f->has_offset, sizeof has);
+    return !has;
+}
+
+static void report_rule(cc_parse_t *c, const contractc_rule_t *rule, const char *detail_model,
+                        const char *detail_log)
+{
+    cc_msg_t m;
+    msg_init(c, &m);
+    msg_both(&m, rule->message ? rule->message : "a rule is broken");
+    if (detail_model) {
+        cc_str_puts(&m.model, detail_model);
+        cc_str_puts(&m.log, detail_log);
+    }
+    msg_report(c, &m, CONTRACTC_KIND_RULE, rule->id);
+}
+
+static void run_sum(cc_parse_t *c, const contractc_object_t *o, const cc_sum_gate_t *g,
+                    const unsigned char *base)
+{
+    const contractc_rule_t *rule = g->rule;
+    const contractc_field_t *af = &o->fields[rule->sum_array];
+    const contractc_field_t *tf = &o->fields[rule->sum_total];
+    const contractc_value_t *iv = af->value.items;
+    const unsigned char *items;
+    size_t count;
+    memcpy(&items, base + af->offset, sizeof items);
+    memcpy(&count, base + af->aux_offset, sizeof count);
+    size_t off = 0;
+    if (rule->sum_item != CONTRACTC_NO_FIELD)
+        off = iv->object->fields[rule->sum_item].offset;
+    int64_t sum = 0;
+    bool overflow = false;
+    for (size_t i = 0; i < count && !overflow; i++)
+        overflow = add_overflows(sum, read_i64(items + i * af->value.item_size + off), &sum);
+    int64_t total = read_i64(base + tf->offset);
+    int64_t diff = 0;
+    if (!overflow && (add_overflows(sum, total == INT64_MIN ? INT64_MAX : -total, &diff) ||
+                      total == INT64_MIN))
+        overflow = true;
+    if (overflow) {
+        report_rule(c, rule, ": the sum overflows 64-bit arithmetic",
+                    ": the sum overflows 64-bit arithmetic");
+        return;
+    }
+    if (diff < 0)
+        diff = -diff;
+    if (diff <= rule->tolerance)
+        return;
+    /* The detail quotes reply values: the model gets it, the log does not. */
+    const contractc_value_t *sv = rule->sum_item != CONTRACTC_NO_FIELD
+                                      ? &iv->object->fields[rule->sum_item].value
+                                      : iv;
+    char a[48], b[48];
+    if (sv->type == CONTRACTC_TYPE_DECIMAL) {
+        a[cc_format_decimal(sum, sv->scale, a)] = '\0';
+        b[cc_format_decimal(total, sv->scale, b)] = '\0';
+    } else {
+        a[cc_format_decimal(sum, 0, a)] = '\0';
+        b[cc_format_decimal(total, 0, b)] = '\0';
+    }
+    cc_str_t d;
+    cc_str_init(&d, c->allocator);
+    cc_str_puts(&d, ": the items add up to ");
+    cc_str_puts(&d, a);
+    cc_str_puts(&d, ", but ");
+    cc_str_append(&d, tf->name, tf->name_len);
+    cc_str_puts(&d, " is ");
+    cc_str_puts(&d, b);
+    if (d.failed)
+        c->oom = true;
+    report_rule(c, rule, d.data ? d.data : "", "");
+    cc_str_free(&d);
+}
+
+static int cmp_i64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
+
+static int64_t datetime_seconds(const contractc_datetime_t *d)
+{
+    return cc_days_from_civil(d->date.year, d->date.month, d->date.day) * 86400 +
+           d->hour * 3600 + d->minute * 60 + d->second - (int64_t)d->offset_minutes * 60;
+}
+
+static void run_compare(cc_parse_t *c, const contractc_object_t *o, const contractc_rule_t *rule,
+                        const unsigned char *base)
+{
+    const contractc_field_t *lf = &o->fields[rule->left], *rf = &o->fields[rule->right];
+    if (field_is_null(lf, base) || field_is_null(rf, base))
+        return; /* design page: compare is skipped when either side is null */
+    const unsigned char *a = base + lf->offset, *b = base + rf->offset;
+    int cmp = 0;
+    switch (lf->value.type) {
+    case CONTRACTC_TYPE_INTEGER:
+    case CONTRACTC_TYPE_DECIMAL:
+        cmp = cmp_i64(read_i64(a), read_i64(b));
+        break;
+    case CONTRACTC_TYPE_NUMBER: {
+        double x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        cmp = x < y ? -1 : x > y;
+        break;
+    }
+    case CONTRACTC_TYPE_DATE: {
+        contractc_date_t x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        cmp = cmp_i64(cc_days_from_civil(x.year, x.month, x.day),
+                      cc_days_from_civil(y.year, y.month, y.day));
+        break;
+    }
+    case CONTRACTC_TYPE_DATETIME: {
+        contractc_datetime_t x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        cmp = cmp_i64(datetime_seconds(&x), datetime_seconds(&y));
+        if (cmp == 0)
+            cmp = cmp_i64(x.nanos, y.nanos);
+        break;
+    }
+    default:
+        return;
+    }
+    bool holds = false;
+    switch (rule->op) {
+    case CONTRACTC_OP_LT: holds = cmp < 0; break;
+    case CONTRACTC_OP_LE: holds = cmp <= 0; break;
+    case CONTRACTC_OP_EQ: holds = cmp == 0; break;
+    case CONTRACTC_OP_NE: holds = cmp != 0; break;
+    case CONTRACTC_OP_GE: holds = cmp >= 0; break;
+    case CONTRACTC_OP_GT: holds = cmp > 0; break;
+    }
+    if (!holds)
+        report_rule(c, rule, NULL, NULL);
+}
+
+static void run_rules(cc_parse_t *c, const contractc_object_t *o, const unsigned char *base,
+                      const uint64_t *ok, cc_sum_gate_t *sums, size_t sum_count)
+{
+    for (uint32_t i = 0; i < o->rule_count; i++) {
+        const contractc_rule_t *rule = &o->rules[i];
+        switch (rule->kind) {
+        case CONTRACTC_RULE_ALL_OR_NONE:
+        case CONTRACTC_RULE_AT_MOST_ONE:
+        case CONTRACTC_RULE_EXACTLY_ONE: {
+            uint32_t set = 0;
+            bool gated = true;
+            for (uint32_t k = 0; k < rule->field_count; k++) {
+                uint16_t fi = rule->fields[k];
+                if (!bit_get(ok, fi))
+                    gated = false;
+                else if (!field_is_null(&o->fields[fi], base))
+                    set++;
+            }
+            if (!gated)
+                break;
+            bool holds = rule->kind == CONTRACTC_RULE_ALL_OR_NONE ? (set == 0 || set == rule->field_count)
+                       : rule->kind == CONTRACTC_RULE_AT_MOST_ONE ? set <= 1
+                                                                  : set == 1;
+            if (!holds)
+                report_rule(c, rule, NULL, NULL);
+            break;
+        }
+        case CONTRACTC_RULE_SUM: {
+            cc_sum_gate_t *g = NULL;
+            for (size_t k = 0; k < sum_count; k++)
+                if (sums[k].rule == rule)
+                    g = &sums[k];
+            bool gated = bit_get(ok, rule->sum_total);
+            if (g && rule->sum_item != CONTRACTC_NO_FIELD)
+                gated = gated && g->own_ok && bit_get(g->item_ok, rule->sum_item);
+            else
+                gated = gated && bit_get(ok, rule->sum_array); /* the whole array */
+            if (gated)
+                run_sum(c, o, g ? g : &(cc_sum_gate_t){rule, {0}, true}, base);
+            break;
+        }
+        case CONTRACTC_RULE_COMPARE:
+            if (bit_get(ok, rule->left) && bit_get(ok, rule->right))
+                run_compare(c, o, rule, base);
+            break;
+        case CONTRACTC_RULE_CHECK:
+            break; /* after the whole record, when it is clean */
+        }
+        if (fail(c))
+            return;
+    }
+}
+
+/* Reads an object (the cursor at '{') into the struct at `base`.
+ * ok_bits[i]: field i was present and its whole value passed. */
+static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
+                       uint64_t *ok_bits)
+{
+    uint64_t seen[CC_BITSET_WORDS] = {0};
+    memset(ok_bits, 0, CC_BITSET_WORDS * sizeof *ok_bits);
+    cc_sum_gate_t sums[CC_SUM_MASKS];
+    size_t sum_count = 0;
+    for (uint32_t i = 0; i < o->rule_count && sum_count < CC_SUM_MASKS; i++) {
+        if (o->rules[i].kind == CONTRACTC_RULE_SUM) {
+            sums[sum_count].rule = &o->rules[i];
+            sums[sum_count].own_ok = false;
+            memset(sums[sum_count].item_ok, 0, sizeof sums[sum_count].item_ok);
+            sum_count++;
+        }
+    }
+    int result = V_OK;
+    c->r.p++; /* '{' */
+    if (!cc_enter(&c->r))
+        return V_FAIL;
+    int ch = cc_peek(&c->r);
+    if (ch == '}') {
+        c->r.p++;
+    } else {
+        for (;;) {
+            if (cc_peek(&c->r) != '"') {
+                cc_expect(&c->r, '"', "a key string");
+                return V_FAIL;
+            }
+            cc_string_token_t kt;
+            if (!cc_scan_string(&c->r, &kt))
+                return V_FAIL;
+            char small[256];
+            const char *key = (const char *)kt.raw;
+            if (kt.has_escapes) {
+                if (kt.decoded_len <= sizeof small) {
+                    cc_decode_string(&kt, small);
+                    key = small;
+                } else if (!(key = string_text(c, &kt))) {
+                    return V_FAIL;
+                }
+            }
+            if (!cc_expect(&c->r, ':', "':' after the key"))
+                return V_FAIL;
+            uint32_t fi = 0;
+            const contractc_field_t *f = find_field(o, key, kt.decoded_len, &fi);
+            size_t mark = f ? path_push(c, f->path_segment, strlen(f->path_segment))
+                            : path_push_key(c, key, kt.decoded_len);
+            if (!f || bit_get(seen, fi)) {
+                if (f) {
+                    cc_msg_t m;
+                    msg_init(c, &m);
+                    msg_both(&m, "the key appears more than once; give each key exactly once");
+                    msg_report(c, &m, CONTRACTC_KIND_DUPLICATE, NULL);
+                    bit_set(seen, fi);
+                } else {
+                    report_unexpected(c, o, key, kt.decoded_len, seen);
+                }
+                result = V_BAD;
+                path_pop(c, mark);
+                if (!cc_skip_value(&c->r))
+                    return V_FAIL;
+                if (f) { /* a duplicate spoils the field for the rules */
+                    ok_bits[fi / 64] &= ~((uint64_t)1 << (fi % 64));
+                }
+            } else {
+                bit_set(seen, fi);
+                size_t before = c->found;
+                cc_slot_t slot = {base + f->offset,
+                                  f->aux_offset == UINT32_MAX ? NULL
+                                                              : (size_t *)(void *)(base + f->aux_offset),
+                                  f->has_offset == UINT32_MAX ? NULL
+                                                              : (bool *)(void *)(base + f->has_offset)};
+                cc_sum_gate_t *g = NULL;
+                for (size_t k = 0; k < sum_count; k++)
+                    if (sums[k].rule->sum_array == fi)
+                        g = &sums[k];
+                bool own_ok = false;
+                int r = read_value(c, &f->value, f->nullable, slot, &own_ok, g ? g->item_ok : NULL);
+                path_pop(c, mark);
+                if (r == V_FAIL)
+                    return V_FAIL;
+                if (g)
+                    g->own_ok = own_ok;
+                /* Other sum rules on the same array share its gate. */
+                for (size_t k = 0; g && k < sum_count; k++)
+                    if (&sums[k] != g && sums[k].rule->sum_array == fi) {
+                        sums[k].own_ok = own_ok;
+                        memcpy(sums[k].item_ok, g->item_ok, sizeof g->item_ok);
+                    }
+                if (r == V_OK && c->found == before)
+                    bit_set(ok_bits, fi);
+                else
+                    result = V_BAD;
+            }
+            ch = cc_peek(&c->r);
+            if (ch == ',') {
+                c->r.p++;
+                continue;
+            }
+            if (!cc_expect(&c->r, '}', "',' or '}' after an object member"))
+                return V_FAIL;
+            break;
+        }
+    }
+    cc_leave(&c->r);
+    for (uint32_t i = 0; i < o->field_count; i++) {
+        if (bit_get(seen, i))
+            continue;
+        const contractc_field_t *f = &o->fields[i];
+        size_t mark = path_push(c, f->path_segment, strlen(f->path_segment));
+        cc_msg_t m;
+        msg_init(c, &m);
+        msg_both(&m, f->nullable ? "the key is missing; every key must be present: write null when the value is not stated"
+                                 : "the key is missing; it is required");
+        msg_report(c, &m, CONTRACTC_KIND_MISSING, NULL);
+        path_pop(c, mark);
+        result = V_BAD;
+    }
+    if (fail(c))
+        return V_FAIL;
+    size_t before = c->found;
+    run_rules(c, o, base, ok_bits, sums, sum_count);
+    if (fail(c))
+        return V_FAIL;
+    if (c->found != before)
+        result = V_BAD;
+    return result;
+}
+
+/* ------------------------------------------------------------------------
+ * User checks, on a clean record
+ * ------------------------------------------------------------------------ */
+
+struct contractc_check {
+    cc_parse_t *parse;
+    const contractc_rule_t *rule;
+};
+
+void contractc_check_fail(contractc_check_t *check, const char *message)
+{
+    if (!check)
+        return;
+    cc_parse_t *c = check->parse;
+    cc_str_t m;
+    cc_str_init(&m, c->allocator);
+    cc_str_puts(&m, message ? message : (check->rule->message ? check->rule->message : "check failed"));
+    report(c, CONTRACTC_KIND_RULE, &m, &m, check->rule->id);
+    cc_str_free(&m);
+}
+
+void *contractc_check_user(const contractc_check_t *check)
+{
+    return check ? check->parse->user : NULL;
+}
+
+const char *contractc_check_source(const contractc_check_t *check, size_t *len)
+{
+    if (len)
+        *len = check ? check->parse->source_len : 0;
+    return check ? check->parse->source : NULL;
+}
+
+static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const unsigned char *at);
+
+/* Runs the object's nested checks first (document order), then its own. */
+static void run_checks_object(cc_parse_t *c, const contractc_object_t *o, const unsigned char *base)
+{
+    for (uint32_t i = 0; i < o->field_count && !c->oom; i++) {
+        const contractc_field_t *f = &o->fields[i];
+        if (field_is_null(f, base))
+            continue;
+        size_t mark = path_push(c, f->path_segment, strlen(f->path_segment));
+        run_checks_value(c, &f->value, base + f->offset);
+        path_pop(c, mark);
+    }
+    for (uint32_t i = 0; i < o->rule_count && !c->oom; i++) {
+        const contractc_rule_t *rule = &o->rules[i];
+        if (rule->kind != CONTRACTC_RULE_CHECK || !rule->check)
+            continue;
+        contractc_check_t check = {c, rule};
+        rule->check(base, &check);
+    }
+}
+
+static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const unsigned char *at)
+{
+    if (v->type == CONTRACTC_TYPE_OBJECT) {
+        run_checks_object(c, v->object, at);
+    } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items &&
+               (v->items->type == CONTRACTC_TYPE_OBJECT || v->items->type == CONTRACTC_TYPE_ARRAY)) {
+        const unsigned char *items;
+        size_t count;
+        memcpy(&items, at, sizeof items);
+        memcpy(&count, at + sizeof(void *), sizeof count);
+        for (size_t i = 0; i < count && !c->oom; i++) {
+            size_t mark = path_push_index(c, i);
+            run_checks_value(c, v->items, items + i * v->item_size);
+            path_pop(c, mark);
+        }
+    }
+}
+
+static bool has_checks_value(const contractc_value_t *v, unsigned depth);
+
+static bool has_checks_object(const contractc_object_t *o, unsigned depth)
+{
+    if (depth > 64)
+        return false;
+    for (uint32_t i = 0; i < o->rule_count; i++)
+        if (o->rules[i].kind == CONTRACTC_RULE_CHECK)
+            return true;
+    for (uint32_t i = 0; i < o->field_count; i++)
+        if (has_checks_value(&o->fields[i].value, depth + 1))
+            return true;
+    return false;
+}
+
+static bool has_checks_value(const contractc_value_t *v, unsigned depth)
+{
+    if (v->type == CONTRACTC_TYPE_OBJECT)
+        return has_checks_object(v->object, depth);
+    if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+        return has_checks_value(v->items, depth + 1);
+    return false;
+}
+
+/* ------------------------------------------------------------------------
+ * Entry point
+ * ------------------------------------------------------------------------ */
+
+/* RFC 3629 well-formed UTF-8 (for the source text). */
+static bool utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char b = s[i];
+        if (b < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (b >= 0xC2 && b <= 0xDF)
+            len = 2;
+        else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            if (b == 0xE0) lo = 0xA0;
+            if (b == 0xED) hi = 0x9F;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            if (b == 0xF0) lo = 0x90;
+            if (b == 0xF4) hi = 0x8F;
+        } else
+            return false;
+        if (n - i < len || s[i + 1] < lo || s[i + 1] > hi)
+            return false;
+        for (size_t k = 2; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return false;
+        i += len;
+    }
+    return true;
+}
+
+static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
+{
+    cc_problems_truncate(c->problems, keep, dropped);
+    size_t line, column;
+    cc_reader_line_column(&c->r, c->r.fail_offset, &line, &column);
+    cc_str_t m, l;
+    cc_str_init(&m, c->allocator);
+    cc_str_init(&l, c->allocator);
+    cc_str_puts(&m, "line ");
+    cc_str_putu(&m, line);
+    cc_str_puts(&m, ", column ");
+    cc_str_putu(&m, column);
+    cc_str_puts(&m, ": ");
+    cc_str_puts(&m, c->r.fail_message);
+    cc_str_puts(&m, c->r.fail_kind == CONTRACTC_KIND_LIMIT ? ""
+                    : "; reply with exactly one JSON object and nothing else");
+    c->path_len = 1;
+    c->path[1] = '\0';
+    c->found++;
+    if (m.failed || !cc_problems_add(c->problems, c->r.fail_kind, "$", m.data, m.data, NULL,
+                                     line, column))
+        c->oom = true;
+    cc_str_free(&m);
+    cc_str_free(&l);
+}
+
+contractc_status_t contractc_parse(const contractc_contract_t *contract,
+                                   const char *reply, size_t reply_len,
+                                   const char *source, size_t source_len,
+                                   const contractc_options_t *options,
+                                   void *out, contractc_problems_t *problems)
+{
+    if (!contract || !out || !problems || (!reply && reply_len) || !contract->root) {
+        if (problems)
+            problems->error = "NULL contract, reply, record or problem list";
+        return CONTRACTC_EINVAL;
+    }
+    const contractc_object_t *root = contract->root;
+    memset(out, 0, root->size);
+    problems->fenced = false;
+    if (contract->abi < CONTRACTC_ABI_MIN_GENERATED || contract->abi > CONTRACTC_ABI_VERSION) {
+        problems->error = "the contract tables were generated for another runtime ABI; regenerate them";
+        return CONTRACTC_EINVAL;
+    }
+    if (contract->needs_source) {
+        if (!source) {
+            problems->error = "this contract grounds values in a source text, and none was given";
+            return CONTRACTC_EINVAL;
+        }
+        if (source_len > CC_SOURCE_MAX) {
+            problems->error = "the source text is over 4 MiB";
+            return CONTRACTC_EINVAL;
+        }
+        if (!utf8_valid((const unsigned char *)source, source_len)) {
+            problems->error = "the source text is not valid UTF-8";
+            return CONTRACTC_EINVAL;
+        }
+    } else if (source) {
+        problems->error = "this contract has no source, and a source text was given";
+        return CONTRACTC_EINVAL;
+    }
+
+    cc_parse_t *c = NULL;
+    const contractc_allocator_t *allocator = options ? options->allocator : NULL;
+    c = cc_alloc(allocator, sizeof *c);
+    if (!c) {
+        problems->error = "out of memory";
+        return CONTRACTC_ENOMEM;
+    }
+    memset(c, 0, offsetof(cc_parse_t, path));
+    c->contract = contract;
+    c->problems = problems;
+    c->allocator = allocator;
+    c->source = source;
+    c->source_len = source ? source_len : 0;
+    c->user = options ? options->user : NULL;
+    c->path[0] = '$';
+    c->path[1] = '\0';
+    c->path_len = 1;
+    const size_t keep = problems->count_, dropped = problems->dropped;
+    size_t max_bytes = options && options->max_bytes ? options->max_bytes : contract->max_bytes;
+    uint32_t max_depth = options && options->max_depth ? options->max_depth : contract->max_depth;
+    contractc_status_t status = CONTRACTC_REJECTED;
+
+    if (reply_len > max_bytes) {
+        /* Checked before reading: nothing of the reply is looked at. */
+        memset(&c->r, 0, sizeof c->r);
+        c->r.raw = (const unsigned char *)reply;
+        c->r.failed = true;
+        c->r.fail_kind = CONTRACTC_KIND_LIMIT;
+        snprintf(c->r.fail_message, sizeof c->r.fail_message,
+                 "the reply is %zu bytes; the limit is %zu bytes", reply_len, max_bytes);
+        report_document(c, keep, dropped);
+        goto done;
+    }
+    size_t first = (size_t)contract->arena_base + root->size;
+    first += reply_len * (contract->arena_factor ? contract->arena_factor : 1);
+    c->arena = cc_arena_create(allocator, first);
+    if (!c->arena) {
+        c->oom = true;
+        goto done;
+    }
+    if (cc_reader_begin(&c->r, reply ? reply : "", reply_len, contract->fence_allowed, max_depth)) {
+        int ch = cc_peek(&c->r);
+        if (ch == '{') {
+            uint64_t bits[CC_BITSET_WORDS];
+            read_object(c, root, out, bits);
+        } else {
+            cc_msg_t m;
+            msg_init(c, &m);
+            msg_both(&m, "the reply is ");
+            msg_both(&m, ch == '[' ? "an array" : ch == '"' ? "a string" : ch == 't' || ch == 'f' ? "a boolean"
+                        : ch == 'n' ? "null" : "a number");
+            msg_both(&m, "; expected one JSON object with the keys ");
+            for (uint32_t i = 0; i < root->field_count && i < 24; i++) {
+                if (i)
+                    msg_both(&m, ", ");
+                cc_str_append(&m.model, root->fields[i].name, root->fields[i].name_len);
+                cc_str_append(&m.log, root->fields[i].name, root->fields[i].name_len);
+            }
+            msg_report(c, &m, CONTRACTC_KIND_TYPE, NULL);
+            cc_skip_value(&c->r);
+        }
+        if (!fail(c))
+            cc_reader_finish(&c->r);
+    }
+    problems->fenced = c->r.fenced;
+    if (c->oom)
+        goto done;
+    if (c->r.failed) {
+        report_document(c, keep, dropped);
+        goto done;
+    }
+    if (c->found == 0 && has_checks_object(root, 0)) {
+        c->path_len = 1;
+        c->path[1] = '\0';
+        run_checks_object(c, root, out);
+    }
+    if (!c->oom && c->found == 0)
+        status = CONTRACTC_OK;
+
+done:
+    if (c->oom) {
+        cc_problems_truncate(problems, keep, dropped);
+        problems->error = "out of memory";
+        status = CONTRACTC_ENOMEM;
+    }
+    if (status == CONTRACTC_OK) {
+        memcpy((unsigned char *)out + contract->arena_offset, &c->arena, sizeof c->arena);
+    } else {
+        cc_arena_destroy(c->arena);
+        memset(out, 0, root->size);
+    }
+    cc_free(allocator, c, sizeof *c);
+    return status;
+}
+
+void contractc_record_free(const contractc_contract_t *contract, void *record)
+{
+    if (!contract || !record || !contract->root)
+        return;
+    contractc_arena_t *arena;
+    memcpy(&arena, (unsigned char *)record + contract->arena_offset, sizeof arena);
+    cc_arena_destroy(arena);
+    memset(record, 0, contract->root->size);
+}
