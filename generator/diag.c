@@ -46,6 +46,13 @@ static bool previous_was_kept(const cc_diags_t *d)
 
 static void add(cc_diags_t *d, cc_severity_t severity, bool attached, const char *file,
                 cc_mark_t mark, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 0)))
+#endif
+    ;
+
+static void add(cc_diags_t *d, cc_severity_t severity, bool attached, const char *file,
+                cc_mark_t mark, const char *fmt, va_list ap)
 {
     if (severity == CC_ERROR)
         d->errors++;

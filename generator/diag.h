@@ -54,7 +54,11 @@ void cc_diag_add(cc_diags_t *d, cc_severity_t severity, const char *file,
 #endif
     ;
 void cc_diag_addv(cc_diags_t *d, cc_severity_t severity, const char *file,
-                  cc_mark_t mark, const char *fmt, va_list ap);
+                  cc_mark_t mark, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 0)))
+#endif
+    ;
 
 /* Adds a note that belongs to the diagnostic added just before it ("first
  * defined here"): printed right after that diagnostic, wherever its own

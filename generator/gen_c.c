@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert.h"
 #include "generator.h"
 #include "tables.h"
 #include "templates.h"
@@ -393,12 +394,20 @@ static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
                           v->is_signed ? "true" : "false");
         break;
     case CONTRACTC_TYPE_NUMBER:
-        if (v->has_number_minimum)
-            cc_buf_printf(b, "%s    .has_number_minimum = true, .number_minimum = %a, /* %s */\n", indent,
-                          v->number_minimum, v->minimum_text ? v->minimum_text : "");
-        if (v->has_number_maximum)
-            cc_buf_printf(b, "%s    .has_number_maximum = true, .number_maximum = %a, /* %s */\n", indent,
-                          v->number_maximum, v->maximum_text ? v->maximum_text : "");
+        /* The shortest text that reads back to the same double, written
+         * without the C locale (a host under de_DE must not get "1,5"). */
+        if (v->has_number_minimum) {
+            char num[33];
+            cc_format_number(v->number_minimum, num);
+            cc_buf_printf(b, "%s    .has_number_minimum = true, .number_minimum = %s%s,\n", indent, num,
+                          strpbrk(num, ".e") ? "" : ".0");
+        }
+        if (v->has_number_maximum) {
+            char num[33];
+            cc_format_number(v->number_maximum, num);
+            cc_buf_printf(b, "%s    .has_number_maximum = true, .number_maximum = %s%s,\n", indent, num,
+                          strpbrk(num, ".e") ? "" : ".0");
+        }
         break;
     case CONTRACTC_TYPE_ENUM: {
         const cc_table_enum_t *te = cc_tables_enum(e->t, mv->enumeration);

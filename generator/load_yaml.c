@@ -35,6 +35,11 @@
  *                        compare: MAP{ left*: PATH, op*: OP, right*: PATH },
  *                        check: MAP{ function*: C_IDENT, message: STR } }
  *
+ *   A rule's id defaults to its place: "rules[N]" for the record's rules and
+ *   "types.T.rules[N]" for named type T's (N counts from 0 in its list), so
+ *   ids are unique without being written and stay stable while rules are
+ *   only appended.  Written ids must be unique too (check.c).
+ *
  *   TYPE    ::= string | integer | number | boolean | decimal | enum | date
  *             | datetime | object | array | TYPE_NAME (a key of `types`)
  *   NAME    ::= [a-z][a-z0-9_]*        FIELD_NAME, TYPE_NAME ::= [A-Za-z_][A-Za-z0-9_]*
@@ -791,6 +796,63 @@ static bool get_number_bound(loader_t *L, const ynode_t *n, const char *key, dou
     return true;
 }
 
+typedef struct value_ref {
+    const char *text;
+    size_t index;
+} value_ref_t;
+
+static int compare_value_refs(const void *a, const void *b)
+{
+    const value_ref_t *x = a, *y = b;
+    int r = strcmp(x->text, y->text);
+    return r ? r : (x->index < y->index ? -1 : (x->index > y->index));
+}
+
+/* Reports each value written twice (sorted: n log n for any count) and
+ * keeps the first of each, in the written order. */
+static void drop_duplicate_values(loader_t *L, cc_enum_t *e)
+{
+    if (e->count < 2)
+        return;
+    value_ref_t *refs = malloc(e->count * sizeof *refs);
+    bool *drop = calloc(e->count, sizeof *drop);
+    if (!refs || !drop) {
+        free(refs);
+        free(drop);
+        L->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < e->count; i++) {
+        refs[i].text = e->values[i];
+        refs[i].index = i;
+    }
+    qsort(refs, e->count, sizeof *refs, compare_value_refs);
+    size_t first = 0;
+    for (size_t i = 1; i < e->count; i++) {
+        if (strcmp(refs[i].text, refs[first].text) != 0) {
+            first = i;
+            continue;
+        }
+        cc_error(L->d, L->path, e->value_marks[refs[i].index], "duplicate enum value '%s'",
+                 refs[i].text);
+        cc_diag_related(L->d, L->path, e->value_marks[refs[first].index],
+                        "'%s' first appears here", refs[first].text);
+        drop[refs[i].index] = true;
+    }
+    free(refs);
+    size_t out = 0;
+    for (size_t i = 0; i < e->count; i++) {
+        if (drop[i]) {
+            free(e->values[i]);
+            continue;
+        }
+        e->values[out] = e->values[i];
+        e->value_marks[out++] = e->value_marks[i];
+    }
+    e->count = out;
+    free(drop);
+}
+
 static void load_enum_values(loader_t *L, const ynode_t *seq, cc_enum_t *e, const char *in_what)
 {
     if (!expect_kind(L, seq, Y_SEQ, "values"))
@@ -815,15 +877,6 @@ static void load_enum_values(loader_t *L, const ynode_t *seq, cc_enum_t *e, cons
             cc_error(L->d, L->path, v->mark, "an enum value is a string, not %s", kind_phrase(v));
             continue;
         }
-        size_t dup = 0;
-        while (dup < e->count && strcmp(e->values[dup], v->text) != 0)
-            dup++;
-        if (dup < e->count) {
-            cc_error(L->d, L->path, v->mark, "duplicate enum value '%s'", v->text);
-            cc_diag_related(L->d, L->path, e->value_marks[dup], "'%s' first appears here",
-                            v->text);
-            continue;
-        }
         e->values[e->count] = cc_strdup(v->text);
         if (!e->values[e->count]) {
             L->oom = true;
@@ -831,6 +884,7 @@ static void load_enum_values(loader_t *L, const ynode_t *seq, cc_enum_t *e, cons
         }
         e->value_marks[e->count++] = v->mark;
     }
+    drop_duplicate_values(L, e);
 }
 
 /* Loads one value: a field's (f set) or an array's items (f NULL). */

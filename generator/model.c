@@ -114,10 +114,13 @@ void cc_value_clear(cc_value_t *v)
     cc_dfa_free(v->dfa);
     free(v->minimum_text);
     free(v->maximum_text);
-    if (v->enumeration && !v->enumeration->named)
+    /* A `type: NAME` value points at the named type without owning it.
+     * Decided by type_ref, never through the pointer: the named type may
+     * already be freed. */
+    if (!v->type_ref) {
         cc_enum_free(v->enumeration);
-    if (v->object && !v->object->named)
         cc_object_free(v->object);
+    }
     if (v->items) {
         cc_value_clear(v->items);
         free(v->items);

@@ -107,7 +107,9 @@ typedef enum cc_rule_kind {
 typedef struct cc_path {
     char *text;
     cc_mark_t mark;
-    /* check.c: resolved field indexes, one per step (the array step first). */
+    /* check.c: resolved field indexes, one per step (the array step first).
+     * A sum's `of`: "name[]" has one step (the array; its items are summed),
+     * "name[].f" two (the array, then f in its item object). */
     uint16_t steps[4];
     size_t step_count;
 } cc_path_t;

@@ -233,8 +233,10 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
                         contractc_value_t *out, const char *owner_ident)
 {
     out->type = v->type;
-    out->min_length = v->has_min_length ? v->min_length : 0;
-    out->max_length = v->has_max_length ? v->max_length : CONTRACTC_UNBOUNDED;
+    if (v->type == CONTRACTC_TYPE_STRING) {
+        out->min_length = v->has_min_length ? v->min_length : 0;
+        out->max_length = v->has_max_length ? v->max_length : CONTRACTC_UNBOUNDED;
+    }
     out->grounded = v->grounded;
     out->scale = v->scale;
     out->is_signed = v->is_signed;
@@ -460,8 +462,7 @@ static void build_object(build_t *b, const cc_object_t *o, const char *ident)
             r->kind = (contractc_rule_kind_t)mr->kind;
             r->id = pool_strdup(b, mr->id);
             r->message = pool_take(b, cc_rule_sentence(o, mr));
-            r->sum_array = r->sum_item = r->sum_total = CONTRACTC_NO_FIELD;
-            r->left = r->right = CONTRACTC_NO_FIELD;
+            /* Operand slots a kind does not use stay 0, as in NAME.c. */
             switch (mr->kind) {
             case CC_RULE_ALL_OR_NONE:
             case CC_RULE_AT_MOST_ONE:

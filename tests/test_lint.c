@@ -8,6 +8,7 @@
  * review a change of wording, print a case with `contractc lint`.
  */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,10 +272,26 @@ END_TEST
 
 START_TEST(every_lint_file_has_a_case)
 {
-    /* one case per file, and the table has no duplicate names */
+    /* one case per file on disk, no duplicate names in the table */
     for (size_t i = 0; i < CASE_COUNT; i++)
         for (size_t j = 0; j < i; j++)
             ck_assert_str_ne(cases[i].name, cases[j].name);
+    DIR *dir = opendir(LINT_DIR);
+    ck_assert_ptr_nonnull(dir);
+    size_t files = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".yaml") != 0)
+            continue;
+        files++;
+        size_t i = 0;
+        while (i < CASE_COUNT && (strlen(cases[i].name) != n - 5 ||
+                                  strncmp(cases[i].name, e->d_name, n - 5) != 0))
+            i++;
+        ck_assert_msg(i < CASE_COUNT, "%s has no case in the table", e->d_name);
+    }
+    closedir(dir);
+    ck_assert_uint_eq(files, CASE_COUNT);
     ck_assert_uint_ge(CASE_COUNT, 40);
 }
 END_TEST

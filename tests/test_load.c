@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "load.h"
 #include "model.h"
+#include "text.h"
 
 #define DATA CONTRACTC_TEST_DATA "/contracts/"
 
@@ -315,6 +317,111 @@ START_TEST(every_setting_and_naming_rule_reaches_the_model)
 }
 END_TEST
 
+/* Loads bytes that must be refused; returns the printed diagnostics. */
+static char *refused(const char *text, size_t len)
+{
+    cc_diags_t d;
+    cc_diags_init(&d);
+    cc_contract_t *c = cc_contract_load_buffer("x.yaml", text, len, &d);
+    ck_assert_ptr_null(c);
+    ck_assert_uint_gt(d.errors, 0);
+    char *out = NULL;
+    size_t out_len = 0;
+    FILE *f = open_memstream(&out, &out_len);
+    cc_diags_print(&d, f);
+    fclose(f);
+    cc_diags_free(&d);
+    return out;
+}
+
+START_TEST(every_truncation_of_a_contract_is_refused_or_loaded_without_crashing)
+{
+    size_t len = 0;
+    char *text = cc_read_file(DATA "invoice.contract.yaml", &len);
+    ck_assert_ptr_nonnull(text);
+    for (size_t n = 0; n < len; n++) {
+        cc_diags_t d;
+        cc_diags_init(&d);
+        cc_contract_t *c = cc_contract_load_buffer("x.yaml", text, n, &d);
+        ck_assert((c == NULL) == (d.errors > 0));
+        cc_contract_free(c);
+        cc_diags_free(&d);
+    }
+    free(text);
+}
+END_TEST
+
+START_TEST(random_bytes_are_refused_with_a_located_error)
+{
+    uint32_t seed = 12345;
+    char buf[512];
+    for (int round = 0; round < 300; round++) {
+        size_t n = (size_t)(round % 500) + 1;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 1103515245u + 12345u;
+            buf[i] = (char)(seed >> 16);
+        }
+        char *out = refused(buf, n);
+        ck_assert_ptr_nonnull(strstr(out, "x.yaml"));
+        ck_assert_ptr_nonnull(strstr(out, "error: "));
+        free(out);
+    }
+}
+END_TEST
+
+START_TEST(a_contract_over_one_mebibyte_is_refused_unread)
+{
+    size_t n = ((size_t)1 << 20) + 1;
+    char *big = malloc(n);
+    ck_assert_ptr_nonnull(big);
+    memset(big, '#', n);
+    char *out = refused(big, n);
+    ck_assert_str_eq(out, "x.yaml: error: the contract is 1048577 bytes; at most 1048576 "
+                          "(1 MiB) are allowed\n");
+    free(out);
+
+    char path[] = "/tmp/contractc_test_load_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_uint_eq(fwrite(big, 1, n, f), n);
+    fclose(f);
+    cc_diags_t d;
+    cc_diags_init(&d);
+    ck_assert_ptr_null(cc_contract_load(path, &d));
+    ck_assert_uint_eq(d.errors, 1);
+    ck_assert_ptr_nonnull(strstr(d.items[0].message, "larger than 1 MiB"));
+    cc_diags_free(&d);
+    remove(path);
+    free(big);
+}
+END_TEST
+
+START_TEST(a_missing_file_is_an_error_naming_it)
+{
+    cc_diags_t d;
+    cc_diags_init(&d);
+    ck_assert_ptr_null(cc_contract_load("/nonexistent/c.yaml", &d));
+    ck_assert_uint_eq(d.errors, 1);
+    ck_assert_str_eq(d.items[0].file, "/nonexistent/c.yaml");
+    ck_assert_str_eq(d.items[0].message, "cannot open: No such file or directory");
+    cc_diags_free(&d);
+}
+END_TEST
+
+START_TEST(yaml_control_characters_and_utf16_are_refused)
+{
+    char *out = refused("contract: t\nversion: 1\x01\n", 25);
+    ck_assert_str_eq(out, "x.yaml:2:11: error: invalid YAML: control characters are not "
+                          "allowed (byte 0x01); a contract is UTF-8 text\n");
+    free(out);
+    /* UTF-16 with a BOM: libyaml would transcode it; a contract is UTF-8 */
+    out = refused("\xff\xfe" "c\0:\0 \0x\0", 10);
+    ck_assert_ptr_nonnull(strstr(out, "error: invalid YAML"));
+    free(out);
+}
+END_TEST
+
 Suite *load_suite(void);
 Suite *load_suite(void)
 {
@@ -324,6 +431,14 @@ Suite *load_suite(void)
     tcase_add_test(tc, invoice_loads_with_its_named_type_and_sum_rule);
     tcase_add_test(tc, every_setting_and_naming_rule_reaches_the_model);
     suite_add_tcase(s, tc);
+    TCase *tr = tcase_create("robustness");
+    tcase_set_timeout(tr, 60);
+    tcase_add_test(tr, every_truncation_of_a_contract_is_refused_or_loaded_without_crashing);
+    tcase_add_test(tr, random_bytes_are_refused_with_a_located_error);
+    tcase_add_test(tr, a_contract_over_one_mebibyte_is_refused_unread);
+    tcase_add_test(tr, a_missing_file_is_an_error_naming_it);
+    tcase_add_test(tr, yaml_control_characters_and_utf16_are_refused);
+    suite_add_tcase(s, tr);
     return s;
 }
 
