@@ -36,6 +36,8 @@ static const char usage_text[] =
     "        would: exit 0 accepted, 1 rejected, 2 usage or contract error\n"
     "  schema CONTRACT [--schema-dialect D]   print the JSON Schema\n"
     "  prompt CONTRACT                        print the prompt\n"
+    "  vendor DIR                    write the runtime's files for vendoring\n"
+    "  stats LOG... [--json]         rejection rates from decision logs\n"
     "  --help, --version\n";
 
 /* Loads a contract, printing its diagnostics; NULL on errors. */
@@ -109,22 +111,31 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
     const char *dir = NULL;
     bool check = false;
     const char **contracts = calloc((size_t)argc + 1, sizeof *contracts);
-    size_t count = 0;
-    if (!contracts)
+    const char **dialects = calloc((size_t)argc + 1, sizeof *dialects);
+    size_t count = 0, dialect_count = 0;
+    if (!contracts || !dialects) {
+        free(contracts);
+        free(dialects);
         return EXIT_USAGE;
+    }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             dir = argv[++i];
         } else if (strcmp(argv[i], "--check") == 0) {
             check = true;
         } else if (strcmp(argv[i], "--schema-dialect") == 0 && i + 1 < argc) {
-            fprintf(err, "contractc: --schema-dialect %s: dialect schemas are not built by this "
-                         "version yet\n", argv[i + 1]);
-            free(contracts);
-            return EXIT_USAGE;
+            if (!cc_dialect_known(argv[i + 1])) {
+                fprintf(err, "contractc generate: unknown schema dialect '%s' (known: openai-strict, "
+                             "gemini, anthropic, llama-cpp)\n", argv[i + 1]);
+                free(contracts);
+                free(dialects);
+                return EXIT_USAGE;
+            }
+            dialects[dialect_count++] = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(err, "contractc generate: unknown option '%s'\n%s", argv[i], usage_text);
             free(contracts);
+            free(dialects);
             return EXIT_USAGE;
         } else {
             contracts[count++] = argv[i];
@@ -133,6 +144,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
     if (!dir || count == 0) {
         fprintf(err, "contractc generate: needs CONTRACT... and -o DIR\n%s", usage_text);
         free(contracts);
+        free(dialects);
         return EXIT_USAGE;
     }
     int status = 0;
@@ -142,13 +154,24 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
             status = check ? EXIT_USAGE : 1;
             continue;
         }
+        /* the flags' dialects, or else the contract's `schema.dialect` */
+        const char *own[1] = {m->default_dialect};
+        const char *const *ds = dialect_count ? dialects : own;
+        size_t dn = dialect_count ? dialect_count : (m->default_dialect ? 1 : 0);
         cc_artifacts_t a;
-        if (!cc_build_artifacts(m, &a)) {
+        cc_diags_t d;
+        cc_diags_init(&d);
+        int rc = cc_build_artifacts_with(m, ds, dn, &a, &d);
+        cc_diags_print(&d, err);
+        cc_diags_free(&d);
+        if (rc < 0) {
             fprintf(err, "contractc: out of memory generating %s\n", contracts[i]);
             cc_contract_free(m);
             status = check ? EXIT_USAGE : 1;
             continue;
         }
+        if (rc > 0)
+            status = 1; /* a refused dialect; everything else is still written */
         struct { const char *ext; const char *data; size_t len; } files[] = {
             {".h", a.header, a.header_len},
             {".c", a.source, a.source_len},
@@ -173,10 +196,37 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
             }
             free(path);
         }
+        for (size_t k = 0; k < a.dialect_count; k++) {
+            const cc_dialect_artifacts_t *da = &a.dialects[k];
+            cc_buf_t base = CC_BUF_INIT;
+            cc_buf_printf(&base, "%s.%s", m->name, da->name);
+            char *schema_path = base.data ? join_path(dir, base.data, ".schema.json") : NULL;
+            char *notes_path = base.data ? join_path(dir, base.data, ".notes.txt") : NULL;
+            cc_buf_free(&base);
+            if (!schema_path || !notes_path) {
+                status = 1;
+            } else if (check) {
+                if (compare_file(schema_path, da->schema, da->schema_len) ||
+                    compare_file(notes_path, da->notes, da->notes_len)) {
+                    fprintf(out, "%s: %s dialect differs from %s\n", dir, da->name, contracts[i]);
+                    if (status == 0)
+                        status = 1;
+                }
+            } else {
+                if (!write_file(schema_path, da->schema, da->schema_len, err) ||
+                    !write_file(notes_path, da->notes, da->notes_len, err))
+                    status = 1;
+                if (da->summary)
+                    fprintf(out, "%s\n", da->summary);
+            }
+            free(schema_path);
+            free(notes_path);
+        }
         cc_artifacts_free(&a);
         cc_contract_free(m);
     }
     free(contracts);
+    free(dialects);
     return status;
 }
 
@@ -202,12 +252,15 @@ static int cmd_lint(int argc, char **argv, FILE *err)
 
 static int cmd_print(int argc, char **argv, FILE *out, FILE *err, bool schema)
 {
-    const char *path = NULL;
+    const char *path = NULL, *dialect = NULL;
     for (int i = 0; i < argc; i++) {
         if (schema && strcmp(argv[i], "--schema-dialect") == 0 && i + 1 < argc) {
-            fprintf(err, "contractc: --schema-dialect %s: dialect schemas are not built by this "
-                         "version yet\n", argv[i + 1]);
-            return EXIT_USAGE;
+            dialect = argv[++i];
+            if (!cc_dialect_known(dialect)) {
+                fprintf(err, "contractc schema: unknown schema dialect '%s' (known: openai-strict, "
+                             "gemini, anthropic, llama-cpp)\n", dialect);
+                return EXIT_USAGE;
+            }
         } else if (!path && !(argv[i][0] == '-' && argv[i][1])) {
             path = argv[i];
         } else {
@@ -223,7 +276,25 @@ static int cmd_print(int argc, char **argv, FILE *out, FILE *err, bool schema)
     if (!m)
         return 1;
     size_t len = 0;
-    char *text = schema ? cc_emit_schema(m, &len) : cc_emit_prompt(m, &len);
+    char *text = NULL;
+    if (schema && (dialect || m->default_dialect)) {
+        char *notes = NULL, *summary = NULL;
+        size_t notes_len = 0;
+        cc_diags_t d;
+        cc_diags_init(&d);
+        int rc = cc_emit_schema_dialect(m, dialect ? dialect : m->default_dialect, &text, &len,
+                                        &notes, &notes_len, &summary, &d);
+        cc_diags_print(&d, err);
+        cc_diags_free(&d);
+        free(notes);
+        free(summary);
+        if (rc > 0) {
+            cc_contract_free(m);
+            return 1;
+        }
+    } else {
+        text = schema ? cc_emit_schema(m, &len) : cc_emit_prompt(m, &len);
+    }
     cc_contract_free(m);
     if (!text) {
         fprintf(err, "contractc: out of memory\n");
@@ -429,6 +500,10 @@ int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         return cmd_print(rest, args, out, err, true);
     if (strcmp(cmd, "prompt") == 0)
         return cmd_print(rest, args, out, err, false);
+    if (strcmp(cmd, "stats") == 0)
+        return cc_stats_main(rest, args, out, err);
+    if (strcmp(cmd, "vendor") == 0)
+        return cc_vendor_main(rest, args, out, err);
     fprintf(err, "contractc: unknown command '%s'\n%s", cmd, usage_text);
     return EXIT_USAGE;
 }

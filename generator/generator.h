@@ -93,18 +93,71 @@ bool cc_emit_c(const cc_contract_t *contract, const struct cc_tables *tables,
 bool cc_render_template(const char *name, const char *const *keys,
                         const char *const *values, size_t count, cc_buf_t *out);
 
+/* ---- gen_dialect.c -------------------------------------------------------- */
+
+/* The provider dialects of dialects.md, in the order they are documented. */
+extern const char *const cc_dialect_names[];
+extern const size_t cc_dialect_count;
+
+/* True for a known dialect name ("openai-strict", "gemini", "anthropic",
+ * "llama-cpp"). */
+bool cc_dialect_known(const char *dialect);
+
+/*
+ * NAME.D.schema.json and NAME.D.notes.txt: the portable schema rewritten
+ * into dialect D's subset (dialects.md), and the constraints D cannot carry,
+ * one line per path.  Returns 0 on success; 1 when the contract is over the
+ * dialect's limits (a diagnostic naming the limit is added to diags, and
+ * nothing is returned: never a tightened schema); -1 when out of memory or
+ * the dialect is unknown.  *schema and *notes are malloc'd (free() them).
+ * *summary (malloc'd) is the one line `generate` prints for D.
+ */
+int cc_emit_schema_dialect(const cc_contract_t *contract, const char *dialect,
+                           char **schema, size_t *schema_len, char **notes,
+                           size_t *notes_len, char **summary, cc_diags_t *diags);
+
+/* ---- stats.c --------------------------------------------------------------- */
+
+/* `contractc stats LOG... [--json]` (design page, "The decision log"). */
+int cc_stats_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* ---- vendor.c -------------------------------------------------------------- */
+
+/* `contractc vendor DIR`: writes the runtime's files for vendoring. */
+int cc_vendor_main(int argc, char **argv, FILE *out, FILE *err);
+
 /* ---- generate.c ---------------------------------------------------------- */
+
+#define CC_MAX_DIALECTS 8
+
+/* One dialect's artifacts. */
+typedef struct cc_dialect_artifacts {
+    const char *name;        /* static: one of cc_dialect_names */
+    char *schema, *notes, *summary;
+    size_t schema_len, notes_len;
+} cc_dialect_artifacts_t;
 
 /* Every artifact of one contract, in memory. */
 typedef struct cc_artifacts {
     char hash[72];
     char *prompt, *schema, *header, *source; /* malloc'd, NUL-terminated */
     size_t prompt_len, schema_len, header_len, source_len;
+    cc_dialect_artifacts_t dialects[CC_MAX_DIALECTS];
+    size_t dialect_count;
 } cc_artifacts_t;
 
 /* Builds the four artifacts of a loaded contract.  false when out of
  * memory (a is then empty).  Release with cc_artifacts_free. */
 bool cc_build_artifacts(const cc_contract_t *contract, cc_artifacts_t *a);
+
+/*
+ * The same, plus the schemas of `dialects` (names; duplicates ignored),
+ * which NAME.c then embeds as NAME_schema_D_json[].  Returns 0; 1 when a
+ * dialect was refused (its diagnostic is in diags; the other artifacts are
+ * built without it); -1 when out of memory.
+ */
+int cc_build_artifacts_with(const cc_contract_t *contract, const char *const *dialects,
+                            size_t dialect_count, cc_artifacts_t *a, cc_diags_t *diags);
 void cc_artifacts_free(cc_artifacts_t *a);
 
 /* The `contractc` command line (cli.c); tests call it in process. */
