@@ -144,7 +144,7 @@ static void c_literal(cc_buf_t *b, const char *s)
 }
 
 /* The C type of an array item or scalar member. */
-static void item_c_type(emit_t *e, cc_buf_t *b, const cc_value_t *v)
+static void item_c_type(cc_buf_t *b, const cc_value_t *v)
 {
     switch (v->type) {
     case CONTRACTC_TYPE_STRING: cc_buf_puts(b, "contractc_string_t"); break;
@@ -156,11 +156,9 @@ static void item_c_type(emit_t *e, cc_buf_t *b, const cc_value_t *v)
     case CONTRACTC_TYPE_DATE: cc_buf_puts(b, "contractc_date_t"); break;
     case CONTRACTC_TYPE_DATETIME: cc_buf_puts(b, "contractc_datetime_t"); break;
     case CONTRACTC_TYPE_OBJECT: cc_buf_puts(b, v->object->c_type); break;
-    case CONTRACTC_TYPE_ARRAY: {
-        size_t i = items_index(e, v->items);
-        cc_buf_printf(b, "%s_t", i == (size_t)-1 ? "void" : e->t->items[i].ident);
+    case CONTRACTC_TYPE_ARRAY:
+        cc_buf_puts(b, v->c_list_type ? v->c_list_type : "void");
         break;
-    }
     }
 }
 
@@ -203,12 +201,14 @@ static void emit_value_types(emit_t *e, const cc_value_t *v)
         emit_value_types(e, v->items);
         if (v->items->type == CONTRACTC_TYPE_ARRAY) {
             size_t i = items_index(e, v->items);
-            if (i != (size_t)-1 && !e->items_typed[i]) {
+            const char *list = v->items->c_list_type;
+            if (i != (size_t)-1 && !e->items_typed[i] && list) {
                 e->items_typed[i] = true;
-                cc_buf_printf(&e->types, "\n/* An array of arrays: one inner list. */\ntypedef struct %s {\n    ",
-                              e->t->items[i].ident);
-                item_c_type(e, &e->types, v->items->items);
-                cc_buf_printf(&e->types, " *items;\n    size_t count;\n} %s_t;\n", e->t->items[i].ident);
+                size_t n = strlen(list);
+                cc_buf_printf(&e->types, "\n/* One inner list of an array of arrays. */\ntypedef struct %.*s {\n    ",
+                              (int)(n > 2 ? n - 2 : n), list);
+                item_c_type(&e->types, v->items->items);
+                cc_buf_printf(&e->types, " *items;\n    size_t count;\n} %s;\n", list);
             }
         }
     }
@@ -258,10 +258,10 @@ static void emit_object_type(emit_t *e, size_t index)
         if (v->type == CONTRACTC_TYPE_STRING) {
             cc_buf_printf(b, "const char *%s; size_t %s_len;", f->c_member, f->c_member);
         } else if (v->type == CONTRACTC_TYPE_ARRAY) {
-            item_c_type(e, b, v->items);
+            item_c_type(b, v->items);
             cc_buf_printf(b, " *%s; size_t %s_count;", f->c_member, f->c_member);
         } else {
-            item_c_type(e, b, v);
+            item_c_type(b, v);
             cc_buf_printf(b, " %s;", f->c_member);
         }
         member_comment(b, f);
@@ -428,9 +428,9 @@ static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
         cc_buf_puts(b, ", .max_items = ");
         put_u32(b, v->max_items);
         cc_buf_printf(b, ",\n%s    .item_size = sizeof(", indent);
-        item_c_type(e, b, mv->items);
+        item_c_type(b, mv->items);
         cc_buf_puts(b, "), .item_align = offsetof(struct { char c; ");
-        item_c_type(e, b, mv->items);
+        item_c_type(b, mv->items);
         cc_buf_puts(b, " t; }, t),\n");
         break;
     }

@@ -1128,10 +1128,6 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                      (unsigned)v->max_items);
         if (!slot[FK_ITEMS]) {
             cc_error(L->d, L->path, map->mark, "an array needs 'items' %s", in_what);
-        } else if (w->items) {
-            cc_error(L->d, L->path, slot[FK_ITEMS]->mark,
-                     "arrays of arrays are not supported in v1 %s; use an array of objects",
-                     in_what);
         } else if (expect_kind(L, slot[FK_ITEMS], Y_MAP, "items")) {
             v->items = calloc(1, sizeof *v->items);
             if (!v->items) {

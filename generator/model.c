@@ -126,6 +126,7 @@ void cc_value_clear(cc_value_t *v)
         free(v->items);
     }
     free(v->type_ref);
+    free(v->c_list_type);
     memset(v, 0, sizeof *v);
 }
 

@@ -65,6 +65,10 @@ typedef struct cc_value {
 
     /* `type: NAME` as written, before resolution; NULL for built-in types */
     char *type_ref;
+
+    /* naming.c: for an array that is the item of an array, the C struct of
+     * one inner list ({ T *items; size_t count; }): "NAME_F_list_t" */
+    char *c_list_type;
 } cc_value_t;
 
 typedef struct cc_field {

@@ -305,6 +305,24 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
             N->oom = true;
             return;
         }
+        if (v->items->type == CONTRACTC_TYPE_ARRAY && !v->items->c_list_type) {
+            /* One inner list of an array of arrays: NAME_F_list_t, and one
+             * more "_list" per level ("[][]" in the path). */
+            cc_buf_t b = CC_BUF_INIT;
+            cc_buf_puts(&b, base);
+            for (const char *q = strstr(p, "[]"); q; q = strstr(q + 2, "[]"))
+                cc_buf_puts(&b, "_list");
+            cc_buf_puts(&b, "_t");
+            v->items->c_list_type = cc_buf_take(&b, NULL);
+            char *what = v->items->c_list_type ? fmt("the lists of %s", p) : NULL;
+            if (!v->items->c_list_type || !what) {
+                free(what);
+                free(p);
+                N->oom = true;
+                return;
+            }
+            list_add(&N->types, cc_strdup(v->items->c_list_type), what, NULL, at, false);
+        }
         name_value(N, v->items, base, type_name, p, at);
         free(p);
         return;

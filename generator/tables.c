@@ -338,10 +338,11 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
         contractc_value_t *iv = pool_alloc(b, sizeof *iv);
         if (!iv)
             return;
-        char num[32];
-        snprintf(num, sizeof num, "items%zu", b->t->item_count);
-        char *ident = ident_for(b, owner_ident, num);
-        build_value(b, NULL, v->items, iv, owner_ident);
+        /* "matrix_grid_items" names the item value of field grid; the items
+         * of its items (an array of arrays) are "matrix_grid_items_items". */
+        char *stem = ident_for(b, owner_ident, "items");
+        char *ident = stem ? ident_for(b, stem, "value") : NULL;
+        build_value(b, NULL, v->items, iv, stem ? stem : owner_ident);
         cc_table_items_t *it = list_push(b, (void **)&b->t->items, &b->t->item_count, sizeof *it);
         if (!it)
             return;

@@ -56,7 +56,7 @@ static const contractc_object_t invoice_line_item_object = {
 };
 
 /* array items: object */
-static const contractc_value_t invoice_line_items_items0 = {
+static const contractc_value_t invoice_line_items_items_value = {
     .type = CONTRACTC_TYPE_OBJECT,
     .object = &invoice_line_item_object
 };
@@ -91,7 +91,7 @@ static const contractc_field_t invoice_fields[3] = {
         .nullable = false,
         .value = {
             .type = CONTRACTC_TYPE_ARRAY,
-            .items = &invoice_line_items_items0,
+            .items = &invoice_line_items_items_value,
             .min_items = 1, .max_items = 200,
             .item_size = sizeof(invoice_line_item_t), .item_align = offsetof(struct { char c; invoice_line_item_t t; }, t)
         },
