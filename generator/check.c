@@ -446,7 +446,8 @@ static void check_rule_ids(checker_t *K)
         if (K->c->types[t].object)
             for (size_t i = 0; i < K->c->types[t].object->rule_count; i++)
                 all[k++] = &K->c->types[t].object->rules[i];
-    qsort(all, k, sizeof *all, compare_rule_ids);
+    if (k > 1) /* qsort's pointer must not be NULL, even for 0 items */
+        qsort(all, k, sizeof *all, compare_rule_ids);
     for (size_t i = 1; i < k; i++) {
         if (!all[i]->id || !all[i - 1]->id || strcmp(all[i]->id, all[i - 1]->id) != 0)
             continue;

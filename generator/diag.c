@@ -179,7 +179,8 @@ void cc_diags_print(cc_diags_t *d, FILE *out)
             keys[i].seq = d->items[i].seq;
             keys[i].index = i;
         }
-        qsort(keys, d->count, sizeof *keys, compare_keys);
+        if (d->count > 1)
+            qsort(keys, d->count, sizeof *keys, compare_keys);
         for (size_t k = 0; k < d->count; k++) {
             const cc_diag_t *it = &d->items[keys[k].index];
             const char *sev = it->severity == CC_ERROR ? "error" : "note";

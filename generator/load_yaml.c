@@ -254,7 +254,8 @@ static bool finish_mapping(loader_t *L, ynode_t *map)
             sorted[n++] = &map->items[2 * i];
         }
     }
-    qsort(sorted, n, sizeof *sorted, compare_key_ptrs);
+    if (n > 1) /* qsort's pointer must not be NULL, even for 0 items */
+        qsort(sorted, n, sizeof *sorted, compare_key_ptrs);
     for (size_t i = 1; i < n; i++) {
         const ynode_t *first = *sorted[i - 1], *again = *sorted[i];
         if (strcmp(first->text, again->text) != 0)
@@ -826,7 +827,8 @@ static void drop_duplicate_values(loader_t *L, cc_enum_t *e)
         refs[i].text = e->values[i];
         refs[i].index = i;
     }
-    qsort(refs, e->count, sizeof *refs, compare_value_refs);
+    if (e->count > 1) /* qsort's pointer must not be NULL, even for 0 items */
+        qsort(refs, e->count, sizeof *refs, compare_value_refs);
     size_t first = 0;
     for (size_t i = 1; i < e->count; i++) {
         if (strcmp(refs[i].text, refs[first].text) != 0) {

@@ -183,7 +183,8 @@ static void report_collisions(namer_t *N, name_list_t *l)
         N->oom = true;
         return;
     }
-    qsort(l->items, l->count, sizeof *l->items, compare_entries);
+    if (l->count > 1) /* qsort's pointer must not be NULL, even for 0 items */
+        qsort(l->items, l->count, sizeof *l->items, compare_entries);
     size_t first = 0;
     for (size_t i = 1; i < l->count; i++) {
         if (strcmp(l->items[i].name, l->items[first].name) != 0) {

@@ -1266,7 +1266,8 @@ static uint32_t closure(subset_t *s, const uint32_t *seeds, uint32_t nseeds)
             s->stack[sp++] = st[q].out2;
         }
     }
-    qsort(s->tmp, count, sizeof *s->tmp, cmp_u32);
+    if (count > 1) /* qsort's pointer must not be NULL, even for 0 items */
+        qsort(s->tmp, count, sizeof *s->tmp, cmp_u32);
     return count;
 }
 
@@ -1409,8 +1410,9 @@ static void subset_build(subset_t *s, uint32_t start, uint32_t *dfa_start)
     nstart = closure(s, &start, 1);
     *dfa_start = intern(s, nstart);
     for (d = 0; d < s->n && s->status == 0; d++) {
-        const uint32_t *set = s->pool + s->set_off[d];
+        /* the dead state's set is empty, and the pool may still be NULL */
         uint32_t len = s->set_len[d], total = 0;
+        const uint32_t *set = len ? s->pool + s->set_off[d] : NULL;
         memset(s->bucket_n, 0, s->k * sizeof *s->bucket_n);
         for (i = 0; i < len; i++) {
             const nstate_t *q = &st[set[i]];

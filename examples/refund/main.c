@@ -18,7 +18,7 @@
 #define REFUND_DATA_DIR "data"
 #endif
 
-/* Reads a whole file; NULL on error.  The caller frees it. */
+/* Reads a whole file, NUL-terminated; NULL on error.  The caller frees it. */
 static char *read_file(const char *dir, const char *name, size_t *len)
 {
     char path[4096];
@@ -29,9 +29,9 @@ static char *read_file(const char *dir, const char *name, size_t *len)
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+    while (buf && (got = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
         n += got;
-        if (n == cap) {
+        if (n == cap - 1) {
             char *grown = realloc(buf, cap * 2);
             if (!grown) {
                 free(buf);
@@ -42,8 +42,10 @@ static char *read_file(const char *dir, const char *name, size_t *len)
         }
     }
     fclose(f);
-    if (buf)
+    if (buf) {
+        buf[n] = '\0';
         *len = n;
+    }
     return buf;
 }
 

@@ -793,6 +793,7 @@ cc_convert_t cc_convert_datetime(const char *text, size_t len,
         }
         if (frac_digits == 0)
             goto bad;
+        out->fraction_digits = (uint8_t)frac_digits; /* kept to echo it as written */
         for (; frac_digits < 9; frac_digits++)
             nanos *= 10;
     }
@@ -802,6 +803,7 @@ cc_convert_t cc_convert_datetime(const char *text, size_t len,
         if (i + 1 != len)
             goto bad;
         out->offset_minutes = 0;
+        out->zone = 'Z';
     } else if (text[i] == '+' || text[i] == '-') {
         if (len - i != 6 || text[i + 3] != ':')
             goto bad;
@@ -810,6 +812,7 @@ cc_convert_t cc_convert_datetime(const char *text, size_t len,
         if (oh < 0 || oh > 23 || om < 0 || om > 59)
             goto bad;
         out->offset_minutes = (int16_t)((text[i] == '-' ? -1 : 1) * (oh * 60 + om));
+        out->zone = text[i]; /* "-00:00" differs from "+00:00" (RFC 3339 section 4.3) */
     } else {
         goto bad;
     }

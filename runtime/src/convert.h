@@ -57,7 +57,8 @@ cc_convert_t cc_convert_date(const char *text, size_t len, contractc_date_t *out
 /*
  * RFC 3339 section 5.6 date-time, contractc's profile: 'T' and 'Z'
  * uppercase, seconds required, 1..9 fraction digits, offset Z or ±hh:mm
- * (hh <= 23, mm <= 59), no leap second (:60), no 24:00.
+ * (hh <= 23, mm <= 59), no leap second (:60), no 24:00.  Also records how
+ * it was written (fraction_digits, zone) so the canonical form can echo it.
  */
 cc_convert_t cc_convert_datetime(const char *text, size_t len,
                                  contractc_datetime_t *out);

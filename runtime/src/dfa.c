@@ -27,7 +27,7 @@ bool contractc_dfa_match(const contractc_dfa_t *dfa, const char *s, size_t len)
     byte_class = dfa->byte_class;
     classes = dfa->class_count;
     state = dfa->start;
-    end = p + len;
+    end = len ? p + len : p; /* NULL + 0 is undefined in C */
     while (p < end) {
         state = next[(size_t)state * classes + byte_class[*p++]];
         if (state == 0)
