@@ -1529,13 +1529,11 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         return CONTRACTC_EINVAL;
     }
 
-    cc_parse_t *c = NULL;
+    /* The parse state lives on the stack (about 4 KiB, mostly the path), so
+     * an accepted record costs exactly one allocation: its arena. */
+    cc_parse_t state;
+    cc_parse_t *c = &state;
     const contractc_allocator_t *allocator = options ? options->allocator : NULL;
-    c = cc_alloc(allocator, sizeof *c);
-    if (!c) {
-        problems->error = "out of memory";
-        return CONTRACTC_ENOMEM;
-    }
     memset(c, 0, offsetof(cc_parse_t, path));
     c->contract = contract;
     c->problems = problems;
@@ -1620,7 +1618,6 @@ done:
         cc_arena_destroy(c->arena);
         memset(out, 0, root->size);
     }
-    cc_free(allocator, c, sizeof *c);
     return status;
 }
 
