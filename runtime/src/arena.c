@@ -3,7 +3,8 @@
  *
  * A record's strings and arrays live in one arena (design page: "the whole
  * record in one arena freed by NAME_free").  The first block is sized from
- * the reply, so a record is usually one allocation; later blocks double.
+ * the reply, so a record is usually one allocation; later blocks are as
+ * large as the first.
  * Aligned objects grow up from a block's bottom and text grows down from its
  * top, so the array being filled is usually the newest bottom object and
  * grows in place even while its items' strings are being stored.
@@ -25,6 +26,7 @@ typedef struct cc_block {
 struct contractc_arena {
     const contractc_allocator_t *allocator;
     cc_block_t *head;
+    size_t chunk;     /* size of later blocks' data */
     size_t blocks;
     size_t reserved;
 };
@@ -83,15 +85,18 @@ contractc_arena_t *cc_arena_create(const contractc_allocator_t *allocator,
     b->lo = ARENA_SIZE;
     arena->allocator = allocator;
     arena->head = b;
+    arena->chunk = ROUND_UP(first_block, CC_ALIGN);
     arena->blocks = 1;
     arena->reserved = HEADER_SIZE + b->size;
     return arena;
 }
 
+/* Later blocks are as large as the first (which is sized from the reply),
+ * or as the request: memory then grows linearly with what the reply holds,
+ * never in powers of two past it. */
 static cc_block_t *arena_add_block(contractc_arena_t *arena, size_t need)
 {
-    size_t size = arena->head->size;
-    size = size > (size_t)-1 / 4 ? need : size * 2;
+    size_t size = arena->chunk;
     if (size < need)
         size = need;
     cc_block_t *b = block_new(arena->allocator, ROUND_UP(size, CC_ALIGN));

@@ -33,6 +33,7 @@
 #define CC_BITSET_WORDS (CC_MAX_FIELDS / 64)
 #define CC_SUM_MASKS 4             /* sum rules per object with exact gating */
 #define CC_SOURCE_MAX ((size_t)4 << 20)
+#define CC_ARENA_FIRST_MAX ((size_t)1 << 20) /* bytes reserved before reading */
 
 enum { V_OK = 0, V_BAD = 1, V_FAIL = 2 };
 
@@ -1560,8 +1561,14 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         report_document(c, keep, dropped);
         goto done;
     }
-    size_t first = (size_t)contract->arena_base + root->size;
-    first += reply_len * (contract->arena_factor ? contract->arena_factor : 1);
+    /* The first block holds a typical record whole (one allocation): the
+     * strings fit in reply_len bytes, and arrays of small items usually in as
+     * much again.  It is capped so that a huge reply rejected early does not
+     * reserve arena_factor times its size up front; past the first block the
+     * arena grows by doubling, within the contract's bound. */
+    uint32_t factor = contract->arena_factor < 2 ? 1 : 2;
+    size_t first = reply_len <= CC_ARENA_FIRST_MAX / factor ? reply_len * factor : CC_ARENA_FIRST_MAX;
+    first += (size_t)contract->arena_base + root->size;
     c->arena = cc_arena_create(allocator, first);
     if (!c->arena) {
         c->oom = true;
