@@ -360,7 +360,9 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
 {
     const unsigned char *s, *e;
 
-    r->raw = (const unsigned char *)reply;
+    /* A NULL reply reads as "": pointer arithmetic on NULL, even + 0, is
+     * undefined (C99 6.5.6). */
+    r->raw = (const unsigned char *)(reply ? reply : "");
     r->raw_len = reply ? reply_len : 0;
     r->p = r->raw;
     r->end = r->raw + r->raw_len;
@@ -518,6 +520,21 @@ static bool fail_lone_surrogate(cc_reader_t *r, const unsigned char *at,
 
 static bool fail_unterminated(cc_reader_t *r, const unsigned char *open);
 
+/* Whether [p, end) is a proper prefix of a \uXXXX escape: the text ends
+ * before the escape could finish, so it is truncated, not malformed. */
+static bool cut_escape(const unsigned char *p, const unsigned char *end)
+{
+    size_t i, n = (size_t)(end - p);
+    if (n >= 6)
+        return false;
+    for (i = 0; i < n; i++) {
+        if (i == 0 ? p[i] != '\\' : i == 1 ? p[i] != 'u'
+                                            : hex_value(p[i]) < 0)
+            return false;
+    }
+    return true;
+}
+
 /*
  * One escape at q (q[0] == '\\') of the string opened at `open`.  Adds
  * its decoded length and code point count; returns the byte after it, or
@@ -554,6 +571,8 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
         msg_str(&m, " (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
         return fail_msg(r, CONTRACTC_KIND_SYNTAX, q, &m), NULL;
     }
+    if (cut_escape(q, end))
+        return fail_unterminated(r, open), NULL;
     if (end - q < 6 || (unit = hex4(q + 2)) < 0)
         return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
                        "invalid \\u escape in a string: it needs exactly four "
@@ -564,6 +583,8 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
     if (unit >= 0xDC00 && unit <= 0xDFFF)
         return fail_lone_surrogate(r, q, (uint32_t)unit, false), NULL;
     if (unit >= 0xD800 && unit <= 0xDBFF) {
+        if (cut_escape(q + 6, end))
+            return fail_unterminated(r, open), NULL;
         if (end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
             (low = hex4(q + 8)) < 0 || low < 0xDC00 || low > 0xDFFF)
             return fail_lone_surrogate(r, q, (uint32_t)unit, true), NULL;
@@ -584,6 +605,12 @@ static bool fail_control(cc_reader_t *r, const unsigned char *at)
     msg_t m = {{0}, 0};
     msg_str(&m, "raw control character ");
     msg_code_point(&m, *at);
+    /* Not "write \u0000": policy rejects that escape too. */
+    if (*at == 0) {
+        msg_str(&m, " in a string (NUL is not allowed in a string, escaped "
+                    "or not)");
+        return fail_msg(r, CONTRACTC_KIND_SYNTAX, at, &m);
+    }
     msg_str(&m, " in a string (write ");
     if (names[*at]) {
         msg_str(&m, names[*at]);
@@ -593,6 +620,28 @@ static bool fail_control(cc_reader_t *r, const unsigned char *at)
     }
     msg_str(&m, ")");
     return fail_msg(r, CONTRACTC_KIND_SYNTAX, at, &m);
+}
+
+/*
+ * True when none of the 8 bytes at q needs a look: no '"', no '\\', no
+ * control byte (< 0x20) and no byte >= 0x80.  Portable C99 (SWAR on a
+ * uint64_t read with memcpy, so alignment and byte order do not matter):
+ * the classic "has a zero byte" test, (x - 0x01..) & ~x & 0x80.., is exact
+ * as a yes/no for the whole word, and so is its "has a byte below n" form
+ * for n <= 0x80.  The string scan uses it to step over plain text 8 bytes
+ * at a time; the byte-wise loop after it stays the reference (and is what
+ * runs on the last 7 bytes of a reply).
+ */
+static bool plain8(const unsigned char *q)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    const uint64_t high = UINT64_C(0x8080808080808080);
+    uint64_t v, quote, bslash;
+    memcpy(&v, q, sizeof v);
+    quote = v ^ (ones * '"');
+    bslash = v ^ (ones * '\\');
+    return ((((v - ones * 0x20) & ~v) | ((quote - ones) & ~quote) |
+             ((bslash - ones) & ~bslash) | v) & high) == 0;
 }
 
 static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
@@ -623,6 +672,8 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
     q = open + 1;
     for (;;) {
         run = q;
+        while (end - q >= 8 && plain8(q))
+            q += 8;
         while (q < end && string_table[*q] == SB_PLAIN)
             q++;
         points += (size_t)(q - run);
@@ -691,8 +742,10 @@ void cc_decode_string(const cc_string_token_t *t, char *dst)
     }
     while (q < end) {
         run = q;
-        while (q < end && *q != '\\')
-            q++;
+        /* memchr: the C library's fastest scan for the next escape. */
+        q = memchr(run, '\\', (size_t)(end - run));
+        if (!q)
+            q = end;
         if (q > run) {
             memcpy(dst, run, (size_t)(q - run));
             dst += q - run;
@@ -804,20 +857,47 @@ bool cc_scan_number(cc_reader_t *r, cc_number_token_t *t)
     return true;
 }
 
+/* The end of the word (letters, digits, '_') that starts at q. */
+static const unsigned char *word_end(const unsigned char *q,
+                                     const unsigned char *end)
+{
+    while (q < end && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+                       is_digit(*q) || *q == '_'))
+        q++;
+    return q;
+}
+
+/* Whether [w, e) is `lower` in any case ("NaN", "INF"). */
+static bool word_is(const unsigned char *w, const unsigned char *e,
+                    const char *lower)
+{
+    for (; w < e && *lower; w++, lower++) {
+        unsigned char c = *w >= 'A' && *w <= 'Z' ? (unsigned char)(*w + 32)
+                                                 : *w;
+        if (c != (unsigned char)*lower)
+            return false;
+    }
+    return w == e && *lower == '\0';
+}
+
 /* "True", "NULL", "nan": the word at q, for the message. */
 static bool fail_word(cc_reader_t *r, const unsigned char *q,
                       const char *context)
 {
     msg_t m = {{0}, 0};
-    const unsigned char *w = q;
+    const unsigned char *w = q, *e = word_end(q, r->end);
     msg_str(&m, "unexpected word '");
-    while (w < r->end && w - q < 24 &&
-           ((*w >= 'a' && *w <= 'z') || (*w >= 'A' && *w <= 'Z') ||
-            is_digit(*w) || *w == '_'))
+    while (w < e && w - q < 24)
         msg_char(&m, (char)*w++);
     msg_str(&m, "' ");
     msg_str(&m, context);
-    msg_str(&m, " (JSON has only true, false and null, in lowercase)");
+    /* NaN and Infinity are what a model writes for a number it lacks. */
+    if (word_is(q, e, "nan") || word_is(q, e, "inf") ||
+        word_is(q, e, "infinity"))
+        msg_str(&m, " (JSON has no NaN or Infinity: write a finite number "
+                    "or null)");
+    else
+        msg_str(&m, " (JSON has only true, false and null, in lowercase)");
     return fail_msg(r, CONTRACTC_KIND_SYNTAX, q, &m);
 }
 
@@ -850,12 +930,18 @@ static bool fail_value_start(cc_reader_t *r, const unsigned char *q,
 {
     if (q < r->end) {
         unsigned char c = *q;
+        bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        /* A reply that is one word ("True", "NaN", "None") is a wrong
+         * value, not text before one. */
+        if (r->depth == 0 && letter &&
+            skip_ws(word_end(q, r->end), r->end) == r->end)
+            return fail_word(r, q, "where a value was expected");
         if (r->depth == 0 && c != '\'' && c != '+' && c != '.' && c >= 0x20 &&
             c < 0x7F)
             return fail_found(r, q, "text before the JSON value: ",
                               "the reply must start with a JSON value or a "
                               "``` fence");
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+        if (letter)
             return fail_word(r, q, context);
         if (c == '\'')
             return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
