@@ -10,6 +10,9 @@ packages=(
   check            # unit tests
   libpcre2-dev     # pattern oracle (tests only)
   locales          # de_DE.UTF-8 for the locale determinism test
+  nodejs           # ajv, the JSON Schema oracle of the dialect tests (tests/schema)
+  libcurl4-openssl-dev  # the optional chat-completions client (client/)
+  python3          # the loopback replay server of the client test
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -21,6 +24,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# npm for `npm ci` of tests/schema: nodesource's nodejs bundles it, Debian's
+# nodejs needs the separate npm package.
+if ! command -v npm >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends npm
 fi
 # A German locale, so tests can show that numbers never depend on it.
 if ! locale -a 2>/dev/null | grep -qi '^de_DE.utf8$'; then

@@ -15,3 +15,9 @@ for example in build/examples/*/; do
     echo
   done
 done
+# The loop example's decision log, summarised per contract hash, path and day.
+log=build/examples/refund/refund-decisions.log
+if [ -f "$log" ]; then
+  echo "==> build/generator/contractc stats $log"
+  build/generator/contractc stats "$log"
+fi

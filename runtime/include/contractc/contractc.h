@@ -447,6 +447,368 @@ void *contractc_check_user(const contractc_check_t *check);
 /* The source text (NULL when the contract has none); its length in *len. */
 const char *contractc_check_source(const contractc_check_t *check, size_t *len);
 
+/* ========================================================================
+ * Transcript, repair loop and decision log
+ *
+ * The conversation with the model, the loop that sends it, reads the reply
+ * with the contract and sends the rejected reply back with every problem,
+ * and the decision log (`contractc-log/1`) that records what was decided
+ * with the exact contract hash.  No network code: the caller supplies the
+ * model as a function (an HTTP client, a scripted model in tests).
+ *
+ *   contractc_transcript_t t;
+ *   contractc_transcript_init(&t, NULL);
+ *   contractc_transcript_begin(&t, &refund_request_contract,
+ *       refund_request_prompt, refund_request_prompt_len, email, email_len);
+ *   contractc_loop_t loop = {&refund_request_contract};
+ *   loop.model = my_model;  loop.model_user = my_client;
+ *   refund_request_t rec;  contractc_decision_t d;
+ *   if (contractc_loop_run(&loop, &t, email, email_len, &rec, &d) == CONTRACTC_OK) {
+ *       ... act on rec; refund_request_free(&rec);
+ *   }
+ *   contractc_log_entry_t e = {0};  e.record_id = "A-1063";
+ *   if (contractc_log_write(&log, &d, &e, NULL) != CONTRACTC_LOG_WRITTEN)
+ *       ... the decision is not recorded: keep it, stop, or alert;
+ *   contractc_decision_free(&d);  contractc_transcript_clear(&t);
+ * ======================================================================== */
+
+/* The speaker of one chat message (the chat-completions roles). */
+typedef enum contractc_role {
+    CONTRACTC_ROLE_SYSTEM = 1,
+    CONTRACTC_ROLE_USER,
+    CONTRACTC_ROLE_ASSISTANT
+} contractc_role_t;
+
+/* "system", "user" or "assistant"; "?" for a value out of range. */
+const char *contractc_role_name(contractc_role_t role);
+
+/* One message: `text` holds `len` bytes plus a NUL (owned by the
+ * transcript).  Assistant turns hold the model's bytes as received (cut to
+ * max_bytes), so they may contain invalid UTF-8 or NUL bytes: a client that
+ * encodes them must cope (the chat client replaces invalid UTF-8 with
+ * U+FFFD and escapes NUL). */
+typedef struct contractc_message {
+    contractc_role_t role;
+    char *text;
+    size_t len;
+} contractc_message_t;
+
+/* Cap on the messages of one transcript (the loop adds at most two per
+ * attempt). */
+#define CONTRACTC_TRANSCRIPT_MAX_MESSAGES 1024
+
+/*
+ * An ordered list of chat messages.  Initialise with
+ * contractc_transcript_init(), release with contractc_transcript_clear().
+ * Members ending in _ are private.
+ */
+typedef struct contractc_transcript {
+    contractc_message_t *items_;
+    size_t count_;
+    size_t capacity_;
+    const contractc_allocator_t *allocator_;
+} contractc_transcript_t;
+
+/* An empty transcript; `allocator` NULL: malloc.  The allocator must
+ * outlive the transcript. */
+void contractc_transcript_init(contractc_transcript_t *transcript,
+                               const contractc_allocator_t *allocator);
+
+/* Frees every message; the transcript stays initialised and reusable.
+ * NULL-safe. */
+void contractc_transcript_clear(contractc_transcript_t *transcript);
+
+/* Appends a copy of text[0..len) (need not be NUL-terminated; NULL with
+ * len 0 is the empty text).  Returns CONTRACTC_OK, CONTRACTC_ENOMEM, or
+ * CONTRACTC_EINVAL for NULLs, an unknown role or a full transcript
+ * (CONTRACTC_TRANSCRIPT_MAX_MESSAGES). */
+contractc_status_t contractc_transcript_add(contractc_transcript_t *transcript,
+                                            contractc_role_t role,
+                                            const char *text, size_t len);
+
+/*
+ * Appends the first user turn: the contract's prompt, then (when the
+ * contract has a source) a blank line, "Here is " + the source's
+ * description + ":", a blank line and the source text:
+ *
+ *   Extract the order, the amount and the reason from this customer email.
+ *   ...
+ *   Never estimate. A program checks this reply and rejects anything else.
+ *
+ *   Here is the customer email:
+ *
+ *   Hello, my order A-1063 ...
+ *
+ * `prompt` is NAME_prompt / NAME_prompt_len.  `source` must be NULL for a
+ * contract without a source, and valid UTF-8 of at most 4 MiB for one with
+ * (the same rule as contractc_parse).  Returns CONTRACTC_OK,
+ * CONTRACTC_ENOMEM or CONTRACTC_EINVAL.
+ */
+contractc_status_t contractc_transcript_begin(contractc_transcript_t *transcript,
+                                              const contractc_contract_t *contract,
+                                              const char *prompt, size_t prompt_len,
+                                              const char *source, size_t source_len);
+
+/* Number of messages. */
+size_t contractc_transcript_count(const contractc_transcript_t *transcript);
+
+/* The message at `index`, counted from the start when >= 0 (0 is the
+ * first) and from the end when < 0 (-1 is the last, -2 the one before):
+ * after a rejection the rejected reply is at -2 and the repair turn at -1.
+ * NULL when out of range. */
+const contractc_message_t *contractc_transcript_at(const contractc_transcript_t *transcript,
+                                                   long index);
+
+/* ------------------------------------------------------------------------
+ * The decision: what the loop did, in the terms of the log
+ * ------------------------------------------------------------------------ */
+typedef enum contractc_attempt_outcome {
+    CONTRACTC_ATTEMPT_ACCEPTED = 1,
+    CONTRACTC_ATTEMPT_REJECTED,
+    CONTRACTC_ATTEMPT_MODEL_ERROR /* the model function failed: no reply */
+} contractc_attempt_outcome_t;
+
+typedef enum contractc_outcome {
+    CONTRACTC_OUTCOME_ACCEPTED = 1, /* a reply passed; the record is filled */
+    CONTRACTC_OUTCOME_ESCALATED,    /* replies kept failing up to the cap */
+    CONTRACTC_OUTCOME_FAILED        /* every attempt was a model error */
+} contractc_outcome_t;
+
+/* "accepted", "rejected", "model_error"; "?" out of range. */
+const char *contractc_attempt_outcome_name(contractc_attempt_outcome_t outcome);
+/* "accepted", "escalated", "failed"; "?" out of range. */
+const char *contractc_outcome_name(contractc_outcome_t outcome);
+
+/* A problem as the log keeps it: where, which kind, which rule; never a
+ * value from the reply.  Strings owned by the decision. */
+typedef struct contractc_logged_problem {
+    contractc_kind_t kind;
+    char *path;
+    char *rule; /* the rule id for kind `rule`; else NULL */
+} contractc_logged_problem_t;
+
+/* Sizes of the fixed text buffers below (with the NUL). */
+#define CONTRACTC_FINISH_REASON_SIZE 32
+#define CONTRACTC_MODEL_ERROR_SIZE 256
+
+typedef struct contractc_attempt {
+    contractc_attempt_outcome_t outcome;
+    bool fenced;                   /* the reply was wrapped in a fence */
+    /* As the model reported it ("stop"; "length" when the token limit cut
+     * the reply); "" when it reported none. */
+    char finish_reason[CONTRACTC_FINISH_REASON_SIZE];
+    /* For a model error: the model function's message; else "". */
+    char error[CONTRACTC_MODEL_ERROR_SIZE];
+    contractc_logged_problem_t *problems;
+    size_t problem_count;
+    size_t dropped;                /* problems beyond the list's cap */
+} contractc_attempt_t;
+
+/*
+ * The result of one run of the loop.  Filled by contractc_loop_run (which
+ * initialises it first, whatever it returns); release with
+ * contractc_decision_free().  `contract` is not owned.
+ */
+typedef struct contractc_decision {
+    const contractc_contract_t *contract;
+    contractc_outcome_t outcome;   /* 0 when the run stopped on an error */
+    contractc_attempt_t *attempts;
+    size_t attempt_count;
+    size_t attempt_capacity_;
+    const contractc_allocator_t *allocator_;
+} contractc_decision_t;
+
+/* Frees the attempts and zeroes the decision.  NULL-safe. */
+void contractc_decision_free(contractc_decision_t *decision);
+
+/* ------------------------------------------------------------------------
+ * The loop
+ * ------------------------------------------------------------------------ */
+
+/*
+ * What the model function fills.  Before each call the loop zeroes it.
+ * - text, len: the reply's bytes (need not be NUL-terminated).  They stay
+ *   the model function's: they must stay valid until the model function is
+ *   called again or contractc_loop_run returns; the loop copies what it
+ *   keeps.  NULL with len 0 is an empty reply (a rejection, not an error).
+ * - finish_reason: as the model reported it, cut to fit; "" when unknown.
+ * - error: on failure, a short message for the log; never a secret.
+ */
+typedef struct contractc_model_reply {
+    const char *text;
+    size_t len;
+    char finish_reason[CONTRACTC_FINISH_REASON_SIZE];
+    char error[CONTRACTC_MODEL_ERROR_SIZE];
+} contractc_model_reply_t;
+
+/* The model: reads the whole transcript and answers.  Returns 0 with a
+ * reply, or non-zero for a failure (network, HTTP error, malformed
+ * response), which uses up an attempt and is logged as `model_error`. */
+typedef int (*contractc_model_fn)(void *user, const contractc_transcript_t *transcript,
+                                  contractc_model_reply_t *reply);
+
+/* Called once when the loop ends `escalated`: `reply` (reply_len bytes, as
+ * kept in the transcript: cut to max_bytes) is the last rejected reply and
+ * `problems` its problems, messages included.  Both are valid only during
+ * the call. */
+typedef void (*contractc_escalate_fn)(void *user, const contractc_decision_t *decision,
+                                      const char *reply, size_t reply_len,
+                                      const contractc_problems_t *problems);
+
+/* The first try plus two repairs. */
+#define CONTRACTC_LOOP_DEFAULT_ATTEMPTS 3
+/* The most attempts a loop may be configured for. */
+#define CONTRACTC_LOOP_MAX_ATTEMPTS 100
+
+/* The loop's settings.  Zero-initialise, then set contract and model. */
+typedef struct contractc_loop {
+    const contractc_contract_t *contract;
+    contractc_model_fn model;
+    void *model_user;
+    contractc_escalate_fn escalate;   /* may be NULL */
+    void *escalate_user;
+    unsigned max_attempts;            /* 0: CONTRACTC_LOOP_DEFAULT_ATTEMPTS */
+    const contractc_options_t *options; /* parse options (allocator, limits,
+                                           check user); may be NULL */
+    size_t problem_cap;               /* problems per reply; 0: 64 */
+} contractc_loop_t;
+
+/*
+ * Runs the repair loop on `transcript`, which the caller has begun (the
+ * prompt and the source, e.g. with contractc_transcript_begin).  Each
+ * attempt calls the model with the whole transcript, then parses the reply
+ * with contractc_parse (source/source_len as there):
+ * - accepted: the reply is appended as an assistant turn, `out` (the
+ *   contract's record struct) is filled; returns CONTRACTC_OK.  Free the
+ *   record with contractc_record_free (or NAME_free).
+ * - rejected (empty and over-limit replies included): the reply is
+ *   appended as an assistant turn (cut to max_bytes at a UTF-8 boundary)
+ *   and, when another attempt follows, the repair turn with every problem
+ *   as a user turn: the rejected reply at -2, the complaint at -1.
+ * - model error: nothing is appended; the attempt is used up.
+ * After max_attempts, a run with at least one rejected reply ends
+ * `escalated` (the escalation function gets the last one), a run of only
+ * model errors ends `failed`; both return CONTRACTC_REJECTED and leave
+ * `out` zeroed.
+ *
+ * `decision` is always initialised (free it with contractc_decision_free);
+ * on CONTRACTC_OK / CONTRACTC_REJECTED it holds every attempt and the
+ * outcome.  Returns CONTRACTC_ENOMEM, or CONTRACTC_EINVAL for NULLs, an
+ * empty transcript, max_attempts over CONTRACTC_LOOP_MAX_ATTEMPTS or a bad
+ * source text (checked before the model is called).
+ */
+contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
+                                      contractc_transcript_t *transcript,
+                                      const char *source, size_t source_len,
+                                      void *out, contractc_decision_t *decision);
+
+/* ------------------------------------------------------------------------
+ * The decision log (`contractc-log/1`, JSON Lines)
+ * ------------------------------------------------------------------------ */
+
+/* Room for an RFC 3339 date-time with nanoseconds and an offset, and NUL. */
+#define CONTRACTC_TIME_SIZE 40
+
+/* Writes one line (len bytes, ending in '\n') to the log's storage.
+ * Returns 0 when the whole line was stored, non-zero otherwise. */
+typedef int (*contractc_log_sink_fn)(void *user, const char *line, size_t len);
+
+/* Writes the current time as RFC 3339 §5.6 (e.g. "2025-05-01T09:30:00Z")
+ * into buf (size bytes, NUL-terminated).  Returns false when it cannot. */
+typedef bool (*contractc_clock_fn)(void *user, char *buf, size_t size);
+
+/*
+ * Where decision lines go and where their time comes from.  The runtime
+ * keeps no state here: the struct is the caller's configuration.
+ */
+typedef struct contractc_log {
+    contractc_log_sink_fn sink;
+    void *sink_user;
+    contractc_clock_fn clock;   /* NULL: contractc_clock_utc */
+    void *clock_user;
+} contractc_log_t;
+
+/* A sink that writes to a C stream: `user` is a FILE * opened for writing.
+ * One fwrite, then fflush; returns non-zero when either fails (a full disk
+ * shows as a failed flush), so nothing is lost without a report.  A line
+ * cut by a failure may remain in the file; `contractc stats` counts it as a
+ * bad line. */
+int contractc_log_file_sink(void *user, const char *line, size_t len);
+
+/* The system clock in UTC, whole seconds ("2025-05-01T09:30:00Z").
+ * Available where POSIX gmtime_r is (the runtime is C99 and C99 has no
+ * thread-safe UTC conversion); elsewhere it returns false and the caller
+ * gives the time (contractc_log_entry_t.time) or its own clock. */
+bool contractc_clock_utc(void *user, char *buf, size_t size);
+
+/* A setting the caller reports (temperature, seed, ...): `value` is
+ * written as a JSON number when `is_number` (it must then be an RFC 8259
+ * number), else as a string. */
+typedef struct contractc_setting {
+    const char *name;
+    const char *value;
+    bool is_number;
+} contractc_setting_t;
+
+/* What the caller adds to a decision when logging it.  Zero-initialise;
+ * every string may be NULL (logged as null), except as noted. */
+typedef struct contractc_log_entry {
+    const char *time;       /* RFC 3339; NULL: the log's clock */
+    const char *record_id;  /* the caller's id for the input (an order, a
+                               ticket); must not be a secret */
+    const char *dialect;    /* the schema dialect sent ("openai-strict") */
+    const char *model;      /* the model's name */
+    const contractc_setting_t *settings;
+    size_t setting_count;
+    const char *route;      /* e.g. "person" for an accepted record that
+                               still needs one; NULL: no route */
+    /* Opt-in: write the accepted record's canonical form as `value`.  Off
+     * by default: a log should not hold what the customer wrote. */
+    bool include_value;
+} contractc_log_entry_t;
+
+typedef enum contractc_log_status {
+    CONTRACTC_LOG_WRITTEN = 0,     /* the sink stored the line */
+    CONTRACTC_LOG_SINK_FAILED = 1, /* the sink failed: the decision is NOT
+                                      recorded; the caller still holds it
+                                      (contractc_log_format gives the line) */
+    CONTRACTC_LOG_ENOMEM = 2,
+    CONTRACTC_LOG_EINVAL = 3       /* NULLs, a decision without an outcome,
+                                      a bad setting, no time */
+} contractc_log_status_t;
+
+/* "written", "sink_failed", "enomem", "einval"; "?" out of range. */
+const char *contractc_log_status_name(contractc_log_status_t status);
+
+/*
+ * The decision's log line: one compact JSON object and '\n', keys in the
+ * order of the design page: log, time, record_id, contract, version, hash,
+ * dialect, model, settings, attempts (outcome, fenced, finish_reason,
+ * problems as {path, kind, rule}, then `dropped` when problems were
+ * dropped, `error` for a model error), outcome, route (when set), value
+ * (when opted in, for an accepted decision: `record` is then the accepted
+ * record).  Strings are escaped per RFC 8259; invalid UTF-8 in a caller's
+ * string becomes U+FFFD.  `time` NULL takes the clock (NULL: the UTC
+ * clock).  *line is malloc'd and NUL-terminated: free() it.
+ * Returns CONTRACTC_OK, CONTRACTC_ENOMEM or CONTRACTC_EINVAL.
+ */
+contractc_status_t contractc_log_format(const contractc_decision_t *decision,
+                                        const contractc_log_entry_t *entry,
+                                        const void *record,
+                                        contractc_clock_fn clock, void *clock_user,
+                                        char **line, size_t *len);
+
+/*
+ * Formats the decision (as contractc_log_format, with the log's clock) and
+ * hands the line to the log's sink.  Anything but CONTRACTC_LOG_WRITTEN
+ * means the decision was not recorded: the caller must act (retry, keep
+ * the line elsewhere, stop taking decisions).
+ */
+contractc_log_status_t contractc_log_write(const contractc_log_t *log,
+                                           const contractc_decision_t *decision,
+                                           const contractc_log_entry_t *entry,
+                                           const void *record);
+
 #ifdef __cplusplus
 }
 #endif

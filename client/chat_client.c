@@ -1,0 +1,567 @@
+/*
+ * chat_client.c - the chat-completions model function (see chat_client.h).
+ *
+ * libcurl carries the bytes; cJSON builds the request and reads the
+ * response.  Two things cJSON cannot do are done here: message contents
+ * are escaped by hand (a transcript may hold a rejected reply with invalid
+ * UTF-8 or NUL bytes, and cJSON takes C strings), and a response whose
+ * reply text holds U+0000 is refused (cJSON would cut the text there, and a
+ * cut reply could pass the contract).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "chat_client.h"
+
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_TIMEOUT_MS 60000L
+#define DEFAULT_CONNECT_TIMEOUT_MS 10000L
+#define DEFAULT_MAX_RESPONSE ((size_t)8 << 20)
+#define SERVER_MESSAGE_MAX 160 /* bytes of the server's error message kept */
+
+struct contractc_chat_client {
+    char *url, *model, *schema_name, *key, *temperature, *seed;
+    cJSON *schema;
+    long timeout_ms, connect_timeout_ms, max_tokens, last_status;
+    size_t max_response;
+    CURL *curl;
+    char *reply;        /* the last reply text, owned until the next call */
+    /* the response being received */
+    char *body;
+    size_t body_len, body_cap;
+    bool too_big;
+};
+
+static void set_error(char *error, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_error(char *error, size_t size, const char *fmt, ...)
+{
+    if (!error || !size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(error, size, fmt, ap);
+    va_end(ap);
+}
+
+static char *dup_or_null(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Overwrites a secret before its memory is returned (through a volatile
+ * pointer, so the stores are not optimised away). */
+static void wipe(char *s)
+{
+    if (!s)
+        return;
+    volatile char *p = s;
+    while (*p)
+        *p++ = '\0';
+}
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* RFC 8259 §6 number text. */
+static bool json_number(const char *s)
+{
+    size_t i = 0;
+    if (s[i] == '-')
+        i++;
+    if (s[i] == '0')
+        i++;
+    else if (s[i] >= '1' && s[i] <= '9')
+        while (is_digit(s[i]))
+            i++;
+    else
+        return false;
+    if (s[i] == '.') {
+        if (!is_digit(s[++i]))
+            return false;
+        while (is_digit(s[i]))
+            i++;
+    }
+    if (s[i] == 'e' || s[i] == 'E') {
+        i++;
+        if (s[i] == '+' || s[i] == '-')
+            i++;
+        if (!is_digit(s[i]))
+            return false;
+        while (is_digit(s[i]))
+            i++;
+    }
+    return s[i] == '\0';
+}
+
+static bool schema_name_valid(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 64)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ||
+              c == '-'))
+            return false;
+    }
+    return true;
+}
+
+void contractc_chat_client_free(contractc_chat_client_t *c)
+{
+    if (!c)
+        return;
+    wipe(c->key);
+    free(c->key);
+    free(c->url);
+    free(c->model);
+    free(c->schema_name);
+    free(c->temperature);
+    free(c->seed);
+    free(c->reply);
+    free(c->body);
+    cJSON_Delete(c->schema);
+    if (c->curl)
+        curl_easy_cleanup(c->curl);
+    free(c);
+}
+
+contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t *config,
+                                                   char *error, size_t error_size)
+{
+    set_error(error, error_size, "%s", "");
+    if (!config || !config->base_url || !config->model || !config->schema || !config->schema_name) {
+        set_error(error, error_size, "base_url, model, schema_name and schema are required");
+        return NULL;
+    }
+    if (!schema_name_valid(config->schema_name)) {
+        set_error(error, error_size, "schema_name must be 1 to 64 of [A-Za-z0-9_-]");
+        return NULL;
+    }
+    if ((config->temperature && !json_number(config->temperature)) ||
+        (config->seed && !json_number(config->seed))) {
+        set_error(error, error_size, "temperature and seed must be JSON number text");
+        return NULL;
+    }
+    if (config->timeout_ms < 0 || config->connect_timeout_ms < 0 || config->max_tokens < 0) {
+        set_error(error, error_size, "time-outs and max_tokens must not be negative");
+        return NULL;
+    }
+    contractc_chat_client_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        set_error(error, error_size, "out of memory");
+        return NULL;
+    }
+    c->schema = cJSON_ParseWithLength(config->schema, config->schema_len);
+    if (!cJSON_IsObject(c->schema)) {
+        set_error(error, error_size, "the schema is not a JSON object");
+        contractc_chat_client_free(c);
+        return NULL;
+    }
+    if (config->api_key_env) {
+        const char *key = getenv(config->api_key_env);
+        if (!key || !*key) {
+            /* The variable's name, never a value. */
+            set_error(error, error_size, "the environment variable %s (the API key) is not set",
+                      config->api_key_env);
+            contractc_chat_client_free(c);
+            return NULL;
+        }
+        c->key = dup_or_null(key);
+        if (!c->key) {
+            set_error(error, error_size, "out of memory");
+            contractc_chat_client_free(c);
+            return NULL;
+        }
+    }
+    size_t base = strlen(config->base_url);
+    while (base && config->base_url[base - 1] == '/')
+        base--;
+    static const char path[] = "/chat/completions";
+    c->url = malloc(base + sizeof path);
+    c->model = dup_or_null(config->model);
+    c->schema_name = dup_or_null(config->schema_name);
+    c->temperature = dup_or_null(config->temperature);
+    c->seed = dup_or_null(config->seed);
+    c->curl = curl_easy_init();
+    if (!c->url || !c->model || !c->schema_name || (config->temperature && !c->temperature) ||
+        (config->seed && !c->seed) || !c->curl) {
+        set_error(error, error_size, "out of memory (or libcurl failed to start)");
+        contractc_chat_client_free(c);
+        return NULL;
+    }
+    memcpy(c->url, config->base_url, base);
+    memcpy(c->url + base, path, sizeof path);
+    c->timeout_ms = config->timeout_ms ? config->timeout_ms : DEFAULT_TIMEOUT_MS;
+    c->connect_timeout_ms =
+        config->connect_timeout_ms ? config->connect_timeout_ms : DEFAULT_CONNECT_TIMEOUT_MS;
+    c->max_response = config->max_response_bytes ? config->max_response_bytes : DEFAULT_MAX_RESPONSE;
+    c->max_tokens = config->max_tokens;
+    return c;
+}
+
+long contractc_chat_last_status(const contractc_chat_client_t *client)
+{
+    return client ? client->last_status : 0;
+}
+
+/* ---- the request ------------------------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s[0..n) (RFC 3629), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t need;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        need = 1;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        need = 2;
+        lo = c == 0xE0 ? 0xA0 : 0x80;
+        hi = c == 0xED ? 0x9F : 0xBF;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 3;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
+    } else
+        return 0;
+    if (n <= need || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t k = 2; k <= need; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    return need + 1;
+}
+
+/* text[0..len) as a JSON string literal (NUL-terminated, malloc'd):
+ * control characters (NUL included) escaped, invalid UTF-8 as U+FFFD. */
+static char *json_string(const char *text, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (len > (SIZE_MAX - 3) / 6)
+        return NULL;
+    char *out = malloc(len * 6 + 3); /* worst case: every byte as \u00XX */
+    if (!out)
+        return NULL;
+    const unsigned char *p = (const unsigned char *)text;
+    size_t o = 0, i = 0;
+    out[o++] = '"';
+    while (i < len) {
+        unsigned char ch = p[i];
+        if (ch == '"' || ch == '\\') {
+            out[o++] = '\\';
+            out[o++] = (char)ch;
+            i++;
+        } else if (ch == '\n') {
+            out[o++] = '\\';
+            out[o++] = 'n';
+            i++;
+        } else if (ch < 0x20) {
+            memcpy(out + o, "\\u00", 4);
+            out[o + 4] = hex[ch >> 4];
+            out[o + 5] = hex[ch & 15];
+            o += 6;
+            i++;
+        } else {
+            size_t k = utf8_seq(p + i, len - i);
+            if (k == 0) {
+                memcpy(out + o, "\xEF\xBF\xBD", 3); /* 3 bytes for one: fits in 6 */
+                o += 3;
+                i++;
+            } else {
+                memcpy(out + o, text + i, k);
+                o += k;
+                i += k;
+            }
+        }
+    }
+    out[o++] = '"';
+    out[o] = '\0';
+    return out;
+}
+
+/* The request body, or NULL when out of memory. */
+static char *request_body(const contractc_chat_client_t *c, const contractc_transcript_t *t)
+{
+    cJSON *root = cJSON_CreateObject();
+    bool ok = root && cJSON_AddStringToObject(root, "model", c->model);
+    cJSON *messages = ok ? cJSON_AddArrayToObject(root, "messages") : NULL;
+    ok = messages != NULL;
+    for (size_t i = 0; ok && i < contractc_transcript_count(t); i++) {
+        const contractc_message_t *m = contractc_transcript_at(t, (long)i);
+        cJSON *msg = cJSON_CreateObject();
+        if (!msg || !cJSON_AddItemToArray(messages, msg)) {
+            cJSON_Delete(msg);
+            ok = false;
+            break;
+        }
+        /* From here the array owns msg. */
+        char *content = json_string(m->text, m->len);
+        cJSON *raw = content ? cJSON_CreateRaw(content) : NULL;
+        free(content);
+        ok = cJSON_AddStringToObject(msg, "role", contractc_role_name(m->role)) != NULL;
+        if (!ok || !raw || !cJSON_AddItemToObject(msg, "content", raw)) {
+            cJSON_Delete(raw);
+            ok = false;
+        }
+    }
+    cJSON *format = ok ? cJSON_AddObjectToObject(root, "response_format") : NULL;
+    cJSON *js = format ? cJSON_AddObjectToObject(format, "json_schema") : NULL;
+    cJSON *schema = js ? cJSON_Duplicate(c->schema, true) : NULL;
+    ok = js && schema && cJSON_AddStringToObject(format, "type", "json_schema") &&
+         cJSON_AddStringToObject(js, "name", c->schema_name) && cJSON_AddTrueToObject(js, "strict");
+    if (schema && !(ok && cJSON_AddItemToObject(js, "schema", schema))) {
+        cJSON_Delete(schema);
+        ok = false;
+    }
+    /* Number fields go in as the caller's text: no locale-dependent
+     * double formatting. */
+    if (ok && c->temperature) {
+        cJSON *n = cJSON_CreateRaw(c->temperature);
+        ok = n && cJSON_AddItemToObject(root, "temperature", n);
+    }
+    if (ok && c->seed) {
+        cJSON *n = cJSON_CreateRaw(c->seed);
+        ok = n && cJSON_AddItemToObject(root, "seed", n);
+    }
+    if (ok && c->max_tokens) {
+        char num[24];
+        snprintf(num, sizeof num, "%ld", c->max_tokens);
+        cJSON *n = cJSON_CreateRaw(num);
+        ok = n && cJSON_AddItemToObject(root, "max_tokens", n);
+    }
+    char *body = ok ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    return body;
+}
+
+/* ---- the response ----------------------------------------------------------- */
+
+static size_t on_data(char *data, size_t size, size_t nmemb, void *user)
+{
+    contractc_chat_client_t *c = user;
+    size_t n = size * nmemb;
+    if (n > c->max_response - c->body_len) {
+        c->too_big = true;
+        return 0; /* libcurl stops with CURLE_WRITE_ERROR */
+    }
+    if (c->body_len + n + 1 > c->body_cap) {
+        size_t cap = c->body_cap ? c->body_cap : 4096;
+        while (cap < c->body_len + n + 1)
+            cap *= 2;
+        char *p = realloc(c->body, cap);
+        if (!p)
+            return 0;
+        c->body = p;
+        c->body_cap = cap;
+    }
+    memcpy(c->body + c->body_len, data, n);
+    c->body_len += n;
+    c->body[c->body_len] = '\0';
+    return n;
+}
+
+/* True when a JSON string in the body holds the escape \u0000 (an odd run
+ * of backslashes before "u0000"). */
+static bool has_nul_escape(const char *body, size_t len)
+{
+    for (size_t i = 0; i + 5 < len; i++) {
+        if (body[i] != '\\')
+            continue;
+        size_t run = 0;
+        while (i + run < len && body[i + run] == '\\')
+            run++;
+        size_t u = i + run;
+        if (run % 2 == 1 && u + 5 <= len && body[u] == 'u' && strncmp(body + u + 1, "0000", 4) == 0)
+            return true;
+        i = u - 1;
+    }
+    return false;
+}
+
+/* Copies the server's text into buf, cut, with the key replaced. */
+static void server_text(const contractc_chat_client_t *c, char *buf, size_t size, const char *text)
+{
+    snprintf(buf, size, "%.*s", SERVER_MESSAGE_MAX, text);
+    for (char *p = buf; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            *p = ' ';
+    if (!c->key)
+        return;
+    size_t kl = strlen(c->key);
+    char *hit;
+    while ((hit = strstr(buf, c->key)) != NULL) {
+        static const char mask[] = "[API key]";
+        size_t rest = strlen(hit + kl) + 1;
+        if (kl >= sizeof mask - 1) {
+            memcpy(hit, mask, sizeof mask - 1);
+            memmove(hit + sizeof mask - 1, hit + kl, rest);
+        } else {
+            memset(hit, '*', kl);
+        }
+    }
+    /* A key cut by the length cap leaves a prefix at the end: drop any tail
+     * that is a prefix of the key (8 characters or more). */
+    size_t n = strlen(buf);
+    for (size_t k = kl - 1; k >= 8 && k < kl; k--)
+        if (n >= k && strncmp(buf + n - k, c->key, k) == 0) {
+            buf[n - k] = '\0';
+            break;
+        }
+}
+
+static int fail(contractc_model_reply_t *reply, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int fail(contractc_model_reply_t *reply, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reply->error, sizeof reply->error, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *reply)
+{
+    cJSON *root = cJSON_ParseWithLength(c->body ? c->body : "", c->body_len);
+    if (c->last_status != 200) {
+        const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
+        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
+        char text[SERVER_MESSAGE_MAX + 1] = "";
+        if (cJSON_IsString(msg))
+            server_text(c, text, sizeof text, msg->valuestring);
+        else if (cJSON_IsString(err))
+            server_text(c, text, sizeof text, err->valuestring);
+        cJSON_Delete(root);
+        if (text[0])
+            return fail(reply, "HTTP %ld from the endpoint: %s", c->last_status, text);
+        return fail(reply, "HTTP %ld from the endpoint (no error message)", c->last_status);
+    }
+    if (!root) {
+        return fail(reply, "malformed response: the body (%zu bytes) is not JSON", c->body_len);
+    }
+    const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "choices"), 0);
+    const cJSON *message = cJSON_GetObjectItemCaseSensitive(choice, "message");
+    if (!cJSON_IsObject(message)) {
+        cJSON_Delete(root);
+        return fail(reply, "malformed response: no choices[0].message");
+    }
+    const cJSON *finish = cJSON_GetObjectItemCaseSensitive(choice, "finish_reason");
+    if (cJSON_IsString(finish))
+        snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", finish->valuestring);
+    const cJSON *refusal = cJSON_GetObjectItemCaseSensitive(message, "refusal");
+    if (cJSON_IsString(refusal) && refusal->valuestring[0]) {
+        /* The refusal is the model's text: its length only, not its words. */
+        size_t n = strlen(refusal->valuestring);
+        cJSON_Delete(root);
+        return fail(reply, "the model refused (a refusal of %zu bytes instead of a reply)", n);
+    }
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(message, "content");
+    if (!cJSON_IsString(content)) {
+        cJSON_Delete(root);
+        return fail(reply, "malformed response: choices[0].message.content is %s",
+                    content ? "not a string" : "missing");
+    }
+    if (has_nul_escape(c->body, c->body_len)) {
+        cJSON_Delete(root);
+        return fail(reply, "the response holds U+0000 in a string; the reply cannot be passed on intact");
+    }
+    c->reply = dup_or_null(content->valuestring);
+    cJSON_Delete(root);
+    if (!c->reply)
+        return fail(reply, "out of memory reading the response");
+    reply->text = c->reply;
+    reply->len = strlen(c->reply);
+    return 0;
+}
+
+int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
+                         contractc_model_reply_t *reply)
+{
+    contractc_chat_client_t *c = client;
+    if (!reply)
+        return 1;
+    if (!c || !transcript)
+        return fail(reply, "no client or no transcript");
+    free(c->reply);
+    c->reply = NULL;
+    c->body_len = 0;
+    c->too_big = false;
+    c->last_status = 0;
+    char *body = request_body(c, transcript);
+    if (!body)
+        return fail(reply, "out of memory building the request");
+
+    struct curl_slist *headers = NULL, *h;
+    headers = curl_slist_append(headers, "Content-Type: application/json");
+    char *auth = NULL;
+    if (headers && c->key) {
+        static const char prefix[] = "Authorization: Bearer ";
+        size_t n = sizeof prefix + strlen(c->key);
+        auth = malloc(n);
+        if (auth) {
+            snprintf(auth, n, "%s%s", prefix, c->key);
+            h = curl_slist_append(headers, auth);
+            wipe(auth);
+            free(auth);
+            headers = h;
+        } else {
+            headers = NULL;
+        }
+    }
+    if (!headers || (c->key && !auth)) {
+        curl_slist_free_all(headers);
+        free(body);
+        return fail(reply, "out of memory building the request");
+    }
+
+    char curl_error[CURL_ERROR_SIZE] = "";
+    CURL *curl = c->curl;
+    curl_easy_reset(curl);
+    curl_easy_setopt(curl, CURLOPT_URL, c->url);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_POST, 1L);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, c->timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_error);
+    CURLcode rc = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &c->last_status);
+    /* The header list held the key: wipe it before freeing. */
+    for (h = headers; h; h = h->next)
+        wipe(h->data);
+    curl_slist_free_all(headers);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
+    free(body);
+
+    if (rc == CURLE_OPERATION_TIMEDOUT)
+        return fail(reply, "no complete response from %s within %ld ms", c->url,
+                    c->timeout_ms);
+    if (c->too_big)
+        return fail(reply, "the response is over %zu bytes", c->max_response);
+    if (rc != CURLE_OK)
+        return fail(reply, "cannot reach %s: %s", c->url,
+                    curl_error[0] ? curl_error : curl_easy_strerror(rc));
+    return read_response(c, reply);
+}

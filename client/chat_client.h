@@ -1,0 +1,112 @@
+/*
+ * chat_client.h - a client for OpenAI-compatible `/v1/chat/completions`
+ * endpoints that plugs into the repair loop (contractc_loop_run) as its
+ * model function.  Optional: built when libcurl is found; the runtime
+ * itself has no network code.
+ *
+ * Each call sends the whole transcript as `messages` and the contract's
+ * schema as
+ *
+ *   "response_format": {"type": "json_schema",
+ *                       "json_schema": {"name": NAME, "strict": true, "schema": SCHEMA}}
+ *
+ * and hands back `choices[0].message.content` with `finish_reason` ("length"
+ * when the token limit cut the reply off).  The schema on the request is a
+ * request; the contract's parser, run by the loop, is the guarantee.
+ *
+ *   contractc_chat_config_t cfg = {0};
+ *   cfg.base_url = "https://api.openai.com/v1";
+ *   cfg.model = "gpt-4o-mini";
+ *   cfg.api_key_env = "OPENAI_API_KEY";
+ *   cfg.schema_name = "refund_request";
+ *   cfg.schema = refund_request_schema_openai_strict_json;
+ *   cfg.schema_len = refund_request_schema_openai_strict_json_len;
+ *   char why[256];
+ *   contractc_chat_client_t *client = contractc_chat_client_new(&cfg, why, sizeof why);
+ *   loop.model = contractc_chat_model;  loop.model_user = client;
+ *   ...
+ *   contractc_chat_client_free(client);
+ *
+ * Secrets: the API key is read from the environment variable named in the
+ * configuration when the client is created, sent only in the
+ * Authorization header, never written to an error message (an error text
+ * from the server that quotes it has it replaced by "[API key]"), and
+ * wiped when the client is freed.  Redirects are not followed (they could
+ * carry the header elsewhere); only http and https are allowed.
+ *
+ * Threads: one client serves one thread at a time.  libcurl wants
+ * curl_global_init() called once before threads start; call it in main()
+ * when several threads make clients.
+ */
+#ifndef CONTRACTC_CHAT_CLIENT_H
+#define CONTRACTC_CHAT_CLIENT_H
+
+#include <contractc/contractc.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct contractc_chat_config {
+    /* The API's base URL ("https://api.openai.com/v1",
+     * "http://127.0.0.1:8080/v1"); requests go to base_url +
+     * "/chat/completions".  Required. */
+    const char *base_url;
+    const char *model;        /* the `model` field; required */
+    /* The name of the environment variable that holds the API key
+     * ("OPENAI_API_KEY"); NULL: no Authorization header (local servers). */
+    const char *api_key_env;
+    /* json_schema.name: 1 to 64 of [A-Za-z0-9_-] (the contract's name). */
+    const char *schema_name;
+    /* The schema (schema_len bytes of JSON text, an object): the contract's
+     * openai-strict dialect, NAME_schema_openai_strict_json.  Required;
+     * copied. */
+    const char *schema;
+    size_t schema_len;
+    long timeout_ms;          /* the whole request; 0: 60000 */
+    long connect_timeout_ms;  /* 0: 10000 */
+    size_t max_response_bytes; /* a larger response is an error; 0: 8 MiB */
+    /* Optional request fields, as JSON number text ("0", "0.2", "42"), so
+     * that no locale touches them; NULL / 0: not sent. */
+    const char *temperature;
+    const char *seed;
+    long max_tokens;
+} contractc_chat_config_t;
+
+typedef struct contractc_chat_client contractc_chat_client_t;
+
+/*
+ * A client for `config` (every string is copied).  Returns NULL on a bad
+ * configuration, a missing or empty key variable, or when out of memory,
+ * with the reason in error[0..error_size) (which may be NULL).  Free with
+ * contractc_chat_client_free().
+ */
+contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t *config,
+                                                   char *error, size_t error_size);
+
+/* Wipes the key and frees the client.  NULL-safe. */
+void contractc_chat_client_free(contractc_chat_client_t *client);
+
+/*
+ * The loop's model function (contractc_model_fn); `client` is a
+ * contractc_chat_client_t.  Posts the transcript and fills `reply`:
+ * text/len stay valid until the next call with this client or its free.
+ * Returns 0 with a reply, or non-zero with reply->error saying what went
+ * wrong: the endpoint unreachable or too slow, an HTTP status other than
+ * 200 (with the server's `error.message`, cut), a response over the size
+ * cap, not JSON, without `choices[0].message.content`, a refusal, or a
+ * reply text holding U+0000 (which C strings cannot pass on intact).
+ * Message contents that are not valid UTF-8 are sent with U+FFFD in place
+ * of the bad bytes.
+ */
+int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
+                         contractc_model_reply_t *reply);
+
+/* The HTTP status of the last call (0 when none was received). */
+long contractc_chat_last_status(const contractc_chat_client_t *client);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CONTRACTC_CHAT_CLIENT_H */

@@ -1,0 +1,440 @@
+/*
+ * loop.c - the transcript and the repair loop (design page, "The prompt";
+ * issue 4).
+ *
+ * The loop is generic over a contract's descriptor tables and knows nothing
+ * about networks: the model is a function the caller supplies.  What it
+ * guarantees is the shape of the conversation after a rejection -- the
+ * rejected reply as the assistant turn, then the repair turn with every
+ * problem -- so that the model sees exactly what it said just above the
+ * complaint, and that every attempt ends up in the decision in the terms of
+ * the log (path, kind, rule; never a reply value).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *contractc_role_name(contractc_role_t role)
+{
+    switch (role) {
+    case CONTRACTC_ROLE_SYSTEM: return "system";
+    case CONTRACTC_ROLE_USER: return "user";
+    case CONTRACTC_ROLE_ASSISTANT: return "assistant";
+    }
+    return "?";
+}
+
+const char *contractc_attempt_outcome_name(contractc_attempt_outcome_t outcome)
+{
+    switch (outcome) {
+    case CONTRACTC_ATTEMPT_ACCEPTED: return "accepted";
+    case CONTRACTC_ATTEMPT_REJECTED: return "rejected";
+    case CONTRACTC_ATTEMPT_MODEL_ERROR: return "model_error";
+    }
+    return "?";
+}
+
+const char *contractc_outcome_name(contractc_outcome_t outcome)
+{
+    switch (outcome) {
+    case CONTRACTC_OUTCOME_ACCEPTED: return "accepted";
+    case CONTRACTC_OUTCOME_ESCALATED: return "escalated";
+    case CONTRACTC_OUTCOME_FAILED: return "failed";
+    }
+    return "?";
+}
+
+/* ---- transcript --------------------------------------------------------- */
+
+void contractc_transcript_init(contractc_transcript_t *transcript,
+                               const contractc_allocator_t *allocator)
+{
+    if (!transcript)
+        return;
+    memset(transcript, 0, sizeof *transcript);
+    transcript->allocator_ = allocator;
+}
+
+void contractc_transcript_clear(contractc_transcript_t *transcript)
+{
+    if (!transcript)
+        return;
+    const contractc_allocator_t *a = transcript->allocator_;
+    for (size_t i = 0; i < transcript->count_; i++)
+        cc_free(a, transcript->items_[i].text, transcript->items_[i].len + 1);
+    cc_free(a, transcript->items_, transcript->capacity_ * sizeof *transcript->items_);
+    transcript->items_ = NULL;
+    transcript->count_ = transcript->capacity_ = 0;
+}
+
+/* Appends a message whose text is the concatenation of up to three parts;
+ * the first-turn builder needs that, and one allocation keeps it simple. */
+static contractc_status_t transcript_add3(contractc_transcript_t *t, contractc_role_t role,
+                                          const char *p1, size_t n1, const char *p2,
+                                          size_t n2, const char *p3, size_t n3)
+{
+    if (!t || role < CONTRACTC_ROLE_SYSTEM || role > CONTRACTC_ROLE_ASSISTANT)
+        return CONTRACTC_EINVAL;
+    if ((!p1 && n1) || (!p2 && n2) || (!p3 && n3))
+        return CONTRACTC_EINVAL;
+    if (t->count_ >= CONTRACTC_TRANSCRIPT_MAX_MESSAGES)
+        return CONTRACTC_EINVAL;
+    if (n1 > SIZE_MAX - n2 - n3 - 1 || n2 > SIZE_MAX - n3 - 1)
+        return CONTRACTC_ENOMEM;
+    const contractc_allocator_t *a = t->allocator_;
+    if (t->count_ == t->capacity_) {
+        size_t cap = t->capacity_ ? t->capacity_ * 2 : 8;
+        contractc_message_t *items = cc_alloc(a, cap * sizeof *items);
+        if (!items)
+            return CONTRACTC_ENOMEM;
+        if (t->count_)
+            memcpy(items, t->items_, t->count_ * sizeof *items);
+        cc_free(a, t->items_, t->capacity_ * sizeof *items);
+        t->items_ = items;
+        t->capacity_ = cap;
+    }
+    size_t len = n1 + n2 + n3;
+    char *text = cc_alloc(a, len + 1);
+    if (!text)
+        return CONTRACTC_ENOMEM;
+    if (n1)
+        memcpy(text, p1, n1);
+    if (n2)
+        memcpy(text + n1, p2, n2);
+    if (n3)
+        memcpy(text + n1 + n2, p3, n3);
+    text[len] = '\0';
+    contractc_message_t *m = &t->items_[t->count_++];
+    m->role = role;
+    m->text = text;
+    m->len = len;
+    return CONTRACTC_OK;
+}
+
+contractc_status_t contractc_transcript_add(contractc_transcript_t *transcript,
+                                            contractc_role_t role,
+                                            const char *text, size_t len)
+{
+    return transcript_add3(transcript, role, text, len, NULL, 0, NULL, 0);
+}
+
+/* The same rule as contractc_parse applies to the source: RFC 3629 UTF-8
+ * (no surrogates, no overlongs, at most U+10FFFF). */
+static bool utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF)
+            need = 1;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            if (c == 0xE0)
+                lo = 0xA0;
+            else if (c == 0xED)
+                hi = 0x9F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            if (c == 0xF0)
+                lo = 0x90;
+            else if (c == 0xF4)
+                hi = 0x8F;
+        } else
+            return false;
+        if (n - i <= need)
+            return false;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return false;
+        for (size_t k = 2; k <= need; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return false;
+        i += need + 1;
+    }
+    return true;
+}
+
+#define CC_LOOP_SOURCE_MAX ((size_t)4 << 20) /* 4 MiB, as contractc_parse */
+
+contractc_status_t contractc_transcript_begin(contractc_transcript_t *transcript,
+                                              const contractc_contract_t *contract,
+                                              const char *prompt, size_t prompt_len,
+                                              const char *source, size_t source_len)
+{
+    if (!transcript || !contract || (!prompt && prompt_len))
+        return CONTRACTC_EINVAL;
+    if (!contract->needs_source) {
+        if (source)
+            return CONTRACTC_EINVAL;
+        return transcript_add3(transcript, CONTRACTC_ROLE_USER, prompt, prompt_len, NULL, 0,
+                               NULL, 0);
+    }
+    if (!source || source_len > CC_LOOP_SOURCE_MAX ||
+        !utf8_valid((const unsigned char *)source, source_len))
+        return CONTRACTC_EINVAL;
+    /* "Here is the customer email:" -- the source's description is written
+     * for the prompt ("the customer email"), so it reads as a phrase. */
+    cc_str_t head;
+    cc_str_init(&head, transcript->allocator_);
+    if (prompt_len && prompt[prompt_len - 1] != '\n')
+        cc_str_puts(&head, "\n");
+    cc_str_puts(&head, "\nHere is ");
+    cc_str_puts(&head, contract->source_name ? contract->source_name : "the source text");
+    cc_str_puts(&head, ":\n\n");
+    if (head.failed) {
+        cc_str_free(&head);
+        return CONTRACTC_ENOMEM;
+    }
+    contractc_status_t st = transcript_add3(transcript, CONTRACTC_ROLE_USER, prompt, prompt_len,
+                                            head.data, head.len, source, source_len);
+    cc_str_free(&head);
+    return st;
+}
+
+size_t contractc_transcript_count(const contractc_transcript_t *transcript)
+{
+    return transcript ? transcript->count_ : 0;
+}
+
+const contractc_message_t *contractc_transcript_at(const contractc_transcript_t *transcript,
+                                                   long index)
+{
+    if (!transcript)
+        return NULL;
+    size_t n = transcript->count_;
+    if (index >= 0) {
+        return (size_t)index < n ? &transcript->items_[index] : NULL;
+    }
+    /* -1 is the last: -(index + 1) avoids negating LONG_MIN. */
+    size_t back = (size_t)(-(index + 1)) + 1;
+    return back <= n ? &transcript->items_[n - back] : NULL;
+}
+
+/* ---- decision ------------------------------------------------------------ */
+
+static void attempt_free(const contractc_allocator_t *a, contractc_attempt_t *at)
+{
+    for (size_t i = 0; i < at->problem_count; i++) {
+        contractc_logged_problem_t *p = &at->problems[i];
+        if (p->path)
+            cc_free(a, p->path, strlen(p->path) + 1);
+        if (p->rule)
+            cc_free(a, p->rule, strlen(p->rule) + 1);
+    }
+    cc_free(a, at->problems, at->problem_count * sizeof *at->problems);
+    at->problems = NULL;
+    at->problem_count = 0;
+}
+
+void contractc_decision_free(contractc_decision_t *decision)
+{
+    if (!decision)
+        return;
+    const contractc_allocator_t *a = decision->allocator_;
+    for (size_t i = 0; i < decision->attempt_count; i++)
+        attempt_free(a, &decision->attempts[i]);
+    cc_free(a, decision->attempts, decision->attempt_capacity_ * sizeof *decision->attempts);
+    memset(decision, 0, sizeof *decision);
+}
+
+static char *dup_str(const contractc_allocator_t *a, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = cc_alloc(a, n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Copies what the log may keep of each problem: path, kind, rule id. */
+static bool attempt_keep_problems(const contractc_allocator_t *a, contractc_attempt_t *at,
+                                  const contractc_problems_t *problems)
+{
+    size_t n = contractc_problems_count(problems);
+    at->dropped = problems->dropped;
+    if (n == 0)
+        return true;
+    at->problems = cc_alloc(a, n * sizeof *at->problems);
+    if (!at->problems)
+        return false;
+    memset(at->problems, 0, n * sizeof *at->problems);
+    for (size_t i = 0; i < n; i++) {
+        const contractc_problem_t *p = contractc_problem_at(problems, i);
+        contractc_logged_problem_t *q = &at->problems[i];
+        at->problem_count = i + 1; /* so a failure below frees what was copied */
+        q->kind = p->kind;
+        q->path = dup_str(a, p->path ? p->path : "$");
+        if (!q->path)
+            return false;
+        if (p->rule && !(q->rule = dup_str(a, p->rule)))
+            return false;
+    }
+    return true;
+}
+
+/* Copies a NUL-terminated text into a fixed buffer, cut to fit at a UTF-8
+ * boundary. */
+static void copy_fixed(char *dst, size_t size, const char *src, size_t max_src)
+{
+    size_t n = 0;
+    while (n < max_src && src[n])
+        n++;
+    if (n > size - 1) {
+        n = size - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* The longest prefix of at most `max` bytes that does not split a UTF-8
+ * sequence (the bytes before a cut need not be valid UTF-8 themselves). */
+static size_t utf8_cut(const char *text, size_t len, size_t max)
+{
+    if (len <= max)
+        return len;
+    size_t n = max;
+    for (int back = 0; back < 3 && n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80; back++)
+        n--;
+    return n;
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
+                                      contractc_transcript_t *transcript,
+                                      const char *source, size_t source_len,
+                                      void *out, contractc_decision_t *decision)
+{
+    if (!decision)
+        return CONTRACTC_EINVAL;
+    memset(decision, 0, sizeof *decision);
+    if (!loop || !loop->contract || !loop->contract->root || !loop->model || !transcript ||
+        !out || transcript->count_ == 0)
+        return CONTRACTC_EINVAL;
+    unsigned max_attempts = loop->max_attempts ? loop->max_attempts : CONTRACTC_LOOP_DEFAULT_ATTEMPTS;
+    if (max_attempts > CONTRACTC_LOOP_MAX_ATTEMPTS)
+        return CONTRACTC_EINVAL;
+    const contractc_contract_t *contract = loop->contract;
+    const contractc_options_t *options = loop->options;
+    const contractc_allocator_t *a = options ? options->allocator : NULL;
+    decision->contract = contract;
+    decision->allocator_ = a;
+
+    contractc_problems_t problems, last;
+    contractc_problems_init_with(&problems, loop->problem_cap, a);
+    contractc_problems_init_with(&last, loop->problem_cap, a);
+
+    /* A bad source is the caller's error, not the model's: find it before
+     * spending a model call.  Parsing the empty reply checks the source
+     * exactly as every later parse will, and is otherwise an `empty`
+     * rejection. */
+    contractc_status_t st = contractc_parse(contract, "", 0, source, source_len, options, out,
+                                            &problems);
+    contractc_problems_clear(&problems);
+    if (st == CONTRACTC_OK) /* a contract that accepts nothing at all? */
+        contractc_record_free(contract, out);
+    if (st == CONTRACTC_EINVAL || st == CONTRACTC_ENOMEM)
+        return st;
+
+    decision->attempts = cc_alloc(a, max_attempts * sizeof *decision->attempts);
+    if (!decision->attempts)
+        return CONTRACTC_ENOMEM;
+    memset(decision->attempts, 0, max_attempts * sizeof *decision->attempts);
+    decision->attempt_capacity_ = max_attempts;
+
+    const size_t max_bytes =
+        options && options->max_bytes ? options->max_bytes : contract->max_bytes;
+    bool have_last = false;
+    size_t last_index = 0; /* transcript index of the last rejected reply */
+    st = CONTRACTC_REJECTED;
+
+    for (unsigned i = 0; i < max_attempts; i++) {
+        contractc_attempt_t *at = &decision->attempts[decision->attempt_count++];
+        contractc_model_reply_t reply;
+        memset(&reply, 0, sizeof reply);
+        int rc = loop->model(loop->model_user, transcript, &reply);
+        copy_fixed(at->finish_reason, sizeof at->finish_reason, reply.finish_reason,
+                   sizeof reply.finish_reason);
+        if (rc == 0 && !reply.text && reply.len) {
+            rc = -1;
+            copy_fixed(reply.error, sizeof reply.error,
+                       "the model function returned a length without text", SIZE_MAX);
+        }
+        if (rc != 0) {
+            at->outcome = CONTRACTC_ATTEMPT_MODEL_ERROR;
+            copy_fixed(at->error, sizeof at->error,
+                       reply.error[0] ? reply.error : "the model function failed",
+                       sizeof reply.error);
+            continue;
+        }
+        const char *text = reply.text ? reply.text : "";
+        contractc_problems_clear(&problems);
+        st = contractc_parse(contract, text, reply.len, source, source_len, options, out,
+                             &problems);
+        at->fenced = problems.fenced;
+        if (st == CONTRACTC_OK) {
+            at->outcome = CONTRACTC_ATTEMPT_ACCEPTED;
+            st = contractc_transcript_add(transcript, CONTRACTC_ROLE_ASSISTANT, text, reply.len);
+            if (st != CONTRACTC_OK) {
+                contractc_record_free(contract, out);
+                goto done;
+            }
+            decision->outcome = CONTRACTC_OUTCOME_ACCEPTED;
+            goto done;
+        }
+        if (st != CONTRACTC_REJECTED)
+            goto done; /* out of memory while parsing */
+        at->outcome = CONTRACTC_ATTEMPT_REJECTED;
+        if (!attempt_keep_problems(a, at, &problems)) {
+            st = CONTRACTC_ENOMEM;
+            goto done;
+        }
+        /* The rejected reply, as the model wrote it, stays in the
+         * conversation; an over-limit reply is cut so one bad answer cannot
+         * grow every later request without bound. */
+        st = contractc_transcript_add(transcript, CONTRACTC_ROLE_ASSISTANT, text,
+                                      utf8_cut(text, reply.len, max_bytes));
+        if (st != CONTRACTC_OK)
+            goto done;
+        last_index = transcript->count_ - 1;
+        have_last = true;
+        contractc_problems_t swap = last;
+        last = problems;
+        problems = swap;
+        if (i + 1 < max_attempts) {
+            char *turn = NULL;
+            size_t turn_len = 0;
+            st = contractc_repair_prompt(&last, &turn, &turn_len);
+            if (st == CONTRACTC_OK)
+                st = contractc_transcript_add(transcript, CONTRACTC_ROLE_USER, turn, turn_len);
+            free(turn); /* contractc_repair_prompt allocates with malloc */
+            if (st != CONTRACTC_OK)
+                goto done;
+        }
+        st = CONTRACTC_REJECTED;
+    }
+
+    if (have_last) {
+        decision->outcome = CONTRACTC_OUTCOME_ESCALATED;
+        if (loop->escalate) {
+            const contractc_message_t *m = &transcript->items_[last_index];
+            loop->escalate(loop->escalate_user, decision, m->text, m->len, &last);
+        }
+    } else {
+        decision->outcome = CONTRACTC_OUTCOME_FAILED;
+    }
+    st = CONTRACTC_REJECTED;
+
+done:
+    contractc_problems_clear(&problems);
+    contractc_problems_clear(&last);
+    return st;
+}

@@ -1,0 +1,582 @@
+/*
+ * test_client.c - the chat-completions client against a real HTTP server on
+ * loopback (tests/replay_server.py: recorded responses, recorded requests).
+ * What went over the wire: the path, the key only in the Authorization
+ * header, the contract's openai-strict schema as response_format, and on the
+ * repair request the rejected reply at -2 and the complaint at -1.  Then
+ * every failure as a model error with a clear message and no key: HTTP
+ * errors, malformed bodies, refusals, U+0000, a response over the cap, a
+ * time-out, a refused connection; and a reply cut by the token limit.
+ *
+ * Needs python3 (installed by scripts/install-deps.sh); without it the test
+ * exits 77, which ctest reports as skipped.
+ */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "chat_client.h"
+#include "refund_request.h"
+
+#define KEY_VAR "CONTRACTC_TEST_API_KEY"
+#define KEY "sk-test-4f9c2b7e1a0d-SECRET"
+
+static char tmpdir[] = "/tmp/contractc-test-client-XXXXXX";
+static char *schema_text;     /* the schema the client sends */
+static size_t schema_len;
+static char schema_file[128]; /* its file name, for messages */
+
+static const char email[] =
+    "Hello,\nmy order A-1063 arrived damaged. I paid 1.250,00 EUR and would like my money back.\n";
+static const char comma_reply[] =
+    "{\"order_id\":\"A-1063\",\"amount\":\"1.250,00\",\"currency\":\"EUR\","
+    "\"amount_text\":\"1.250,00 EUR\",\"reason\":\"damaged\"}";
+static const char good_reply[] =
+    "{\"order_id\":\"A-1063\",\"amount\":\"1250.00\",\"currency\":\"EUR\","
+    "\"amount_text\":\"1.250,00 EUR\",\"reason\":\"damaged\"}";
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        if (len)
+            *len = (size_t)n;
+    }
+    return buf;
+}
+
+static void write_all(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Runs argv, stdout and stderr to /dev/null; returns the exit status. */
+static int run(char *const argv[])
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The schema to send: the openai-strict dialect written by
+ * `contractc generate --schema-dialect openai-strict`; the portable schema
+ * (loudly) when this build's generator refuses the dialect. */
+static void load_schema(void)
+{
+    char out[128], path[512];
+    snprintf(out, sizeof out, "%s/generated", tmpdir);
+    if (mkdir(out, 0700) != 0) {
+        perror(out);
+        exit(EXIT_FAILURE);
+    }
+    char *argv[] = {CONTRACTC_EXE, "generate", CONTRACTC_TEST_DATA "/contracts/refund_request.contract.yaml",
+                    "-o", out, "--schema-dialect", "openai-strict", NULL};
+    int rc = run(argv);
+    snprintf(schema_file, sizeof schema_file, "refund_request.openai-strict.schema.json");
+    snprintf(path, sizeof path, "%s/%s", out, schema_file);
+    schema_text = read_all(path, &schema_len);
+    if (!schema_text) {
+        fprintf(stderr, "NOTE: contractc generate --schema-dialect openai-strict exited %d and wrote no "
+                        "%s; the client is tested with the portable refund_request.schema.json instead\n",
+                rc, schema_file);
+        snprintf(schema_file, sizeof schema_file, "refund_request.schema.json");
+        snprintf(path, sizeof path, "%s/%s", out, schema_file);
+        schema_text = read_all(path, &schema_len);
+    }
+    if (!schema_text) {
+        fprintf(stderr, "cannot generate the test contract's schema\n");
+        exit(EXIT_FAILURE);
+    }
+    printf("client: sending %s (%zu bytes)\n", schema_file, schema_len);
+}
+
+/* ---- the replay server ------------------------------------------------------ */
+typedef struct server {
+    pid_t pid;
+    int port;
+    char record[320];
+} server_t;
+
+static int server_count;
+
+static server_t start_server(const char *script_json)
+{
+    server_t s;
+    memset(&s, 0, sizeof s);
+    char script[320], port_file[320];
+    int n = server_count++;
+    snprintf(script, sizeof script, "%s/script%d.json", tmpdir, n);
+    snprintf(port_file, sizeof port_file, "%s/port%d", tmpdir, n);
+    snprintf(s.record, sizeof s.record, "%s/requests%d.jsonl", tmpdir, n);
+    write_all(script, script_json);
+    s.pid = fork();
+    if (s.pid == 0) {
+        execl(CONTRACTC_PYTHON, CONTRACTC_PYTHON, CONTRACTC_SOURCE_DIR "/tests/replay_server.py",
+              "--script", script, "--record", s.record, "--port-file", port_file, (char *)NULL);
+        _exit(127);
+    }
+    ck_assert_int_gt(s.pid, 0);
+    for (int i = 0; i < 1000 && s.port == 0; i++) { /* up to 10 s to start */
+        char *text = read_all(port_file, NULL);
+        if (text) {
+            s.port = atoi(text);
+            free(text);
+        } else {
+            struct timespec ts = {0, 10 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    ck_assert_msg(s.port > 0, "the replay server did not start");
+    return s;
+}
+
+static void stop_server(server_t *s)
+{
+    kill(s->pid, SIGTERM);
+    waitpid(s->pid, NULL, 0);
+}
+
+/* The recorded requests, as a JSON array (free with cJSON_Delete). */
+static cJSON *requests(const server_t *s)
+{
+    cJSON *all = cJSON_CreateArray();
+    char *text = read_all(s->record, NULL);
+    if (!text)
+        return all;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        cJSON *j = cJSON_Parse(line);
+        ck_assert_ptr_nonnull(j);
+        cJSON_AddItemToArray(all, j);
+    }
+    free(text);
+    return all;
+}
+
+/* A chat completion response with `content` (JSON-escaped here). */
+static char *completion(const char *content, const char *finish)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "id", "chatcmpl-replay");
+    cJSON_AddStringToObject(root, "object", "chat.completion");
+    cJSON *choices = cJSON_AddArrayToObject(root, "choices");
+    cJSON *choice = cJSON_CreateObject();
+    cJSON_AddItemToArray(choices, choice);
+    cJSON_AddNumberToObject(choice, "index", 0);
+    cJSON *message = cJSON_AddObjectToObject(choice, "message");
+    cJSON_AddStringToObject(message, "role", "assistant");
+    cJSON_AddStringToObject(message, "content", content);
+    cJSON_AddNullToObject(message, "refusal");
+    cJSON_AddStringToObject(choice, "finish_reason", finish);
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+static contractc_chat_client_t *client_for(const server_t *s, long timeout_ms, size_t max_response)
+{
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/v1", s ? s->port : 9);
+    contractc_chat_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.base_url = url;
+    cfg.model = "replay-model";
+    cfg.api_key_env = KEY_VAR;
+    cfg.schema_name = "refund_request";
+    cfg.schema = schema_text;
+    cfg.schema_len = schema_len;
+    cfg.temperature = "0";
+    cfg.seed = "7";
+    cfg.timeout_ms = timeout_ms;
+    cfg.max_response_bytes = max_response;
+    char why[256];
+    contractc_chat_client_t *c = contractc_chat_client_new(&cfg, why, sizeof why);
+    ck_assert_msg(c != NULL, "%s", why);
+    return c;
+}
+
+static const char *str_at(const cJSON *o, const char *path1, const char *path2)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, path1);
+    if (path2)
+        v = cJSON_GetObjectItemCaseSensitive(v, path2);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+START_TEST(the_loop_over_loopback_sends_the_schema_and_the_rejected_reply_above_the_complaint)
+{
+    char script[4096];
+    char *r1 = completion(comma_reply, "stop"), *r2 = completion(good_reply, "stop");
+    snprintf(script, sizeof script, "[{\"status\":200,\"json\":%s},{\"status\":200,\"json\":%s}]", r1, r2);
+    free(r1);
+    free(r2);
+    server_t s = start_server(script);
+    contractc_chat_client_t *client = client_for(&s, 10000, 0);
+
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = contractc_chat_model;
+    loop.model_user = client;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_OK);
+    ck_assert_int_eq(rec.amount, 125000);
+    ck_assert_int_eq(contractc_chat_last_status(client), 200);
+    ck_assert_uint_eq(d.attempt_count, 2);
+    ck_assert_str_eq(d.attempts[0].finish_reason, "stop");
+
+    cJSON *reqs = requests(&s);
+    ck_assert_int_eq(cJSON_GetArraySize(reqs), 2);
+    cJSON *schema_sent = cJSON_Parse(schema_text);
+    for (int i = 0; i < 2; i++) {
+        const cJSON *req = cJSON_GetArrayItem(reqs, i);
+        ck_assert_str_eq(str_at(req, "path", NULL), "/v1/chat/completions");
+        ck_assert_str_eq(str_at(req, "headers", "authorization"), "Bearer " KEY);
+        ck_assert_str_eq(str_at(req, "headers", "content-type"), "application/json");
+        const cJSON *body = cJSON_GetObjectItem(req, "body");
+        ck_assert_str_eq(str_at(body, "model", NULL), "replay-model");
+        ck_assert_double_eq(cJSON_GetObjectItem(body, "temperature")->valuedouble, 0);
+        ck_assert_int_eq(cJSON_GetObjectItem(body, "seed")->valueint, 7);
+        const cJSON *format = cJSON_GetObjectItem(body, "response_format");
+        ck_assert_str_eq(str_at(format, "type", NULL), "json_schema");
+        const cJSON *js = cJSON_GetObjectItem(format, "json_schema");
+        ck_assert_str_eq(str_at(js, "name", NULL), "refund_request");
+        ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(js, "strict")));
+        ck_assert_msg(cJSON_Compare(cJSON_GetObjectItem(js, "schema"), schema_sent, true),
+                      "the schema sent is not %s", schema_file);
+        /* The key travels only in the header. */
+        char *printed = cJSON_PrintUnformatted(body);
+        ck_assert_ptr_null(strstr(printed, "SECRET"));
+        free(printed);
+    }
+    /* First request: the prompt and the email, nothing else. */
+    const cJSON *m1 = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(reqs, 0), "body"), "messages");
+    ck_assert_int_eq(cJSON_GetArraySize(m1), 1);
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(m1, 0), "role", NULL), "user");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(m1, 0), "content", NULL), contractc_transcript_at(&t, 0)->text);
+    /* Second request: the rejected reply at -2, the complaint at -1. */
+    const cJSON *m2 = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(reqs, 1), "body"), "messages");
+    int n = cJSON_GetArraySize(m2);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(m2, n - 2), "role", NULL), "assistant");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(m2, n - 2), "content", NULL), comma_reply);
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(m2, n - 1), "role", NULL), "user");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(m2, n - 1), "content", NULL),
+                     "Your reply was rejected. Fix every problem and reply with the corrected JSON object only:\n"
+                     "- $.amount: \"1.250,00\" is not a decimal like \"1250.00\" (dot, two decimals, no "
+                     "separators)\n");
+    char *shown = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetArrayItem(m2, n - 2), "content"));
+    printf("client: request 2 has %d messages; messages[-2] is the assistant's %s\n", n, shown);
+    free(shown);
+
+    /* The decision log of this run holds no key. */
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    e.time = "2025-05-01T09:30:00Z";
+    e.model = "replay-model";
+    e.dialect = "openai-strict";
+    char *line = NULL;
+    ck_assert_int_eq(contractc_log_format(&d, &e, &rec, NULL, NULL, &line, NULL), CONTRACTC_OK);
+    ck_assert_ptr_null(strstr(line, "SECRET"));
+    free(line);
+
+    cJSON_Delete(schema_sent);
+    cJSON_Delete(reqs);
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+/* ---- failures: one row per response ---------------------------------------- */
+typedef struct failure_row {
+    const char *name;
+    const char *step;      /* the script entry */
+    long timeout_ms;
+    size_t max_response;
+    const char *error;     /* the start (or a fragment) of the message */
+    long status;
+} failure_row_t;
+
+static const failure_row_t failures[] = {
+    {"HTTP 500 with an error message", "{\"status\":500,\"json\":{\"error\":{\"message\":\"the server exploded\"}}}",
+     10000, 0, "HTTP 500 from the endpoint: the server exploded", 500},
+    {"HTTP 401 whose message quotes the key",
+     "{\"status\":401,\"json\":{\"error\":{\"message\":\"Incorrect API key provided: " KEY ".\"}}}", 10000, 0,
+     "HTTP 401 from the endpoint: Incorrect API key provided: [API key].", 401},
+    {"HTTP 429 without a JSON body", "{\"status\":429,\"text\":\"slow down\"}", 10000, 0,
+     "HTTP 429 from the endpoint (no error message)", 429},
+    {"a body that is not JSON", "{\"status\":200,\"text\":\"<html>hello</html>\"}", 10000, 0,
+     "malformed response: the body (18 bytes) is not JSON", 200},
+    {"no choices", "{\"status\":200,\"json\":{\"choices\":[]}}", 10000, 0,
+     "malformed response: no choices[0].message", 200},
+    {"content that is not a string",
+     "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":42},\"finish_reason\":\"stop\"}]}}", 10000,
+     0, "malformed response: choices[0].message.content is not a string", 200},
+    {"a refusal",
+     "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":null,\"refusal\":\"I will not.\"},"
+     "\"finish_reason\":\"stop\"}]}}",
+     10000, 0, "the model refused (a refusal of 11 bytes instead of a reply)", 200},
+    {"U+0000 in the reply text",
+     "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":\"{}\\u0000garbage\"},\"finish_reason\":\"stop\"}]}}",
+     10000, 0, "the response holds U+0000 in a string", 200},
+    {"a response over the cap", "{\"status\":200,\"bytes\":100000}", 10000, 4096,
+     "the response is over 4096 bytes", 200},
+    {"a server slower than the time-out", "{\"delay\":3,\"status\":200,\"json\":{}}", 300, 0,
+     "no complete response from http://127.0.0.1:", 0},
+};
+
+START_TEST(every_failure_is_a_model_error_with_a_clear_message_and_no_key)
+{
+    const failure_row_t *row = &failures[_i];
+    char script[1024];
+    snprintf(script, sizeof script, "[%s]", row->step);
+    server_t s = start_server(script);
+    contractc_chat_client_t *client = client_for(&s, row->timeout_ms, row->max_response);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "hello", 5);
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    int rc = contractc_chat_model(client, &t, &reply);
+    ck_assert_msg(rc != 0, "%s: accepted as a reply", row->name);
+    ck_assert_msg(strstr(reply.error, row->error) != NULL, "%s: error \"%s\", wanted \"%s\"", row->name,
+                  reply.error, row->error);
+    ck_assert_msg(strstr(reply.error, "SECRET") == NULL, "%s: the key is in \"%s\"", row->name, reply.error);
+    ck_assert_int_eq(contractc_chat_last_status(client), row->status);
+    printf("client: %-36s -> %s\n", row->name, reply.error);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+START_TEST(a_refused_connection_is_a_model_error)
+{
+    /* A port that was free a moment ago: bind, read it, close. */
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    socklen_t len = sizeof a;
+    getsockname(fd, (struct sockaddr *)&a, &len);
+    close(fd);
+    server_t fake;
+    memset(&fake, 0, sizeof fake);
+    fake.port = ntohs(a.sin_port);
+    contractc_chat_client_t *client = client_for(&fake, 2000, 0);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "hello", 5);
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_ne(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_msg(strncmp(reply.error, "cannot reach http://127.0.0.1:", 30) == 0, "%s", reply.error);
+    printf("client: %-36s -> %s\n", "a refused connection", reply.error);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+}
+END_TEST
+
+START_TEST(a_reply_cut_by_the_token_limit_is_recorded_as_such)
+{
+    char script[2048];
+    char *r1 = completion("{\"order_id\":\"A-1063\",\"amount\":\"12", "length");
+    char *r2 = completion(good_reply, "stop");
+    snprintf(script, sizeof script,
+             "[{\"status\":503,\"json\":{\"error\":{\"message\":\"overloaded\"}}},{\"status\":200,\"json\":%s},"
+             "{\"status\":200,\"json\":%s}]",
+             r1, r2);
+    free(r1);
+    free(r2);
+    server_t s = start_server(script);
+    contractc_chat_client_t *client = client_for(&s, 10000, 0);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt, refund_request_prompt_len,
+                               email, strlen(email));
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = contractc_chat_model;
+    loop.model_user = client;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_OK);
+    ck_assert_uint_eq(d.attempt_count, 3);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
+    ck_assert_str_eq(d.attempts[0].error, "HTTP 503 from the endpoint: overloaded");
+    ck_assert_int_eq(d.attempts[1].outcome, CONTRACTC_ATTEMPT_REJECTED);
+    ck_assert_str_eq(d.attempts[1].finish_reason, "length");
+    ck_assert_int_eq(d.attempts[1].problems[0].kind, CONTRACTC_KIND_SYNTAX);
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    e.time = "2025-05-01T09:30:00Z";
+    char *line = NULL;
+    ck_assert_int_eq(contractc_log_format(&d, &e, &rec, NULL, NULL, &line, NULL), CONTRACTC_OK);
+    ck_assert_ptr_nonnull(strstr(line, "\"finish_reason\":\"length\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"error\":\"HTTP 503 from the endpoint: overloaded\""));
+    free(line);
+    /* Three requests: the model error's retry re-sent the same transcript. */
+    cJSON *reqs = requests(&s);
+    ck_assert_int_eq(cJSON_GetArraySize(reqs), 3);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(reqs, 1), "body"),
+                                                            "messages")),
+                     1);
+    cJSON_Delete(reqs);
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+START_TEST(message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped)
+{
+    char *r1 = completion(good_reply, "stop");
+    char script[2048];
+    snprintf(script, sizeof script, "[{\"status\":200,\"json\":%s}]", r1);
+    free(r1);
+    server_t s = start_server(script);
+    contractc_chat_client_t *client = client_for(&s, 10000, 0);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_ASSISTANT, "a\xFF" "b\0c\"\xC3\xA9", 8);
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "stop");
+    ck_assert_uint_eq(reply.len, strlen(good_reply));
+    cJSON *reqs = requests(&s);
+    const cJSON *msg = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(reqs, 0), "body"), "messages"), 0);
+    ck_assert_str_eq(str_at(msg, "role", NULL), "assistant");
+    /* cJSON stops at the NUL: compare up to it, and that it was escaped. */
+    ck_assert_str_eq(str_at(msg, "content", NULL), "a\xEF\xBF\xBD" "b");
+    char *raw = read_all(s.record, NULL);
+    ck_assert_msg(strstr(raw, "\"content\": \"a\xEF\xBF\xBD" "b\\u0000c\\\"\xC3\xA9\"") != NULL, "%s", raw);
+    free(raw);
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+START_TEST(bad_configurations_are_refused_with_the_reason)
+{
+    contractc_chat_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.base_url = "http://127.0.0.1:9/v1";
+    cfg.model = "m";
+    cfg.schema_name = "refund_request";
+    cfg.schema = schema_text;
+    cfg.schema_len = schema_len;
+    char why[256];
+    cfg.api_key_env = "CONTRACTC_TEST_UNSET_KEY_VARIABLE";
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "the environment variable CONTRACTC_TEST_UNSET_KEY_VARIABLE (the API key) is not set");
+    cfg.api_key_env = NULL;
+    cfg.schema = "{\"type\":";
+    cfg.schema_len = 8;
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "the schema is not a JSON object");
+    cfg.schema = schema_text;
+    cfg.schema_len = schema_len;
+    cfg.temperature = "0,2"; /* a German decimal comma: not a JSON number */
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "temperature and seed must be JSON number text");
+    cfg.temperature = NULL;
+    cfg.schema_name = "refund request";
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    cfg.schema_name = "refund_request";
+    contractc_chat_client_t *c = contractc_chat_client_new(&cfg, why, sizeof why);
+    ck_assert_ptr_nonnull(c);
+    contractc_chat_client_free(c);
+    contractc_chat_client_free(NULL);
+}
+END_TEST
+
+int main(void)
+{
+    if (access(CONTRACTC_PYTHON, X_OK) != 0) {
+        fprintf(stderr, "SKIP: python3 (%s) is not available, so the loopback replay server cannot run; "
+                        "scripts/install-deps.sh installs it\n",
+                CONTRACTC_PYTHON);
+        return 77;
+    }
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return EXIT_FAILURE;
+    }
+    setenv(KEY_VAR, KEY, 1);
+    load_schema();
+    Suite *s = suite_create("client");
+    TCase *t = tcase_create("client");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, the_loop_over_loopback_sends_the_schema_and_the_rejected_reply_above_the_complaint);
+    tcase_add_loop_test(t, every_failure_is_a_model_error_with_a_clear_message_and_no_key, 0,
+                        (int)(sizeof failures / sizeof failures[0]));
+    tcase_add_test(t, a_refused_connection_is_a_model_error);
+    tcase_add_test(t, a_reply_cut_by_the_token_limit_is_recorded_as_such);
+    tcase_add_test(t, message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped);
+    tcase_add_test(t, bad_configurations_are_refused_with_the_reason);
+    suite_add_tcase(s, t);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    free(schema_text);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,552 @@
+/*
+ * test_loop.c - the transcript and the repair loop with scripted models:
+ * where the rejected reply and the complaint sit in the transcript, the
+ * attempt cap, escalation, model errors, empty and over-limit replies, bad
+ * arguments, and an allocation-failure sweep with a counting allocator.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refund_request.h"
+
+static const char email[] =
+    "Hello,\nmy order A-1063 arrived damaged. I paid 1.250,00 EUR and would like my money back.\n";
+static const char comma_reply[] =
+    "{\"order_id\":\"A-1063\",\"amount\":\"1.250,00\",\"currency\":\"EUR\","
+    "\"amount_text\":\"1.250,00 EUR\",\"reason\":\"damaged\"}";
+static const char good_reply[] =
+    "{\"order_id\":\"A-1063\",\"amount\":\"1250.00\",\"currency\":\"EUR\","
+    "\"amount_text\":\"1.250,00 EUR\",\"reason\":\"damaged\"}";
+static const char comma_repair[] =
+    "Your reply was rejected. Fix every problem and reply with the corrected JSON object only:\n"
+    "- $.amount: \"1.250,00\" is not a decimal like \"1250.00\" (dot, two decimals, no separators)\n";
+
+/* ---- a scripted model ----------------------------------------------------
+ * Each step is a reply (text, or "!error" for a failure), answered in
+ * order; the model also copies what it saw at -1 and -2 when asked, so a
+ * test can check the transcript as the model received it. */
+typedef struct step {
+    const char *text;   /* NULL: the empty reply */
+    size_t len;         /* 0: strlen(text) */
+    const char *finish; /* finish_reason, or NULL */
+} step_t;
+
+typedef struct script {
+    const step_t *steps;
+    size_t count;
+    size_t calls;
+    size_t seen_count[8];         /* transcript length at each call */
+    char *seen_m2[8], *seen_m1[8]; /* texts at -2 and -1 at each call */
+    contractc_role_t role_m2[8], role_m1[8];
+} script_t;
+
+static int scripted(void *user, const contractc_transcript_t *t, contractc_model_reply_t *reply)
+{
+    script_t *s = user;
+    size_t i = s->calls++;
+    ck_assert_uint_lt(i, s->count); /* the loop never calls beyond its cap */
+    if (i < 8) {
+        s->seen_count[i] = contractc_transcript_count(t);
+        const contractc_message_t *m1 = contractc_transcript_at(t, -1);
+        const contractc_message_t *m2 = contractc_transcript_at(t, -2);
+        s->seen_m1[i] = m1 ? strdup(m1->text) : NULL;
+        s->seen_m2[i] = m2 ? strdup(m2->text) : NULL;
+        s->role_m1[i] = m1 ? m1->role : 0;
+        s->role_m2[i] = m2 ? m2->role : 0;
+    }
+    const step_t *st = &s->steps[i];
+    if (st->finish)
+        snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", st->finish);
+    if (st->text && strcmp(st->text, "!error") == 0) {
+        snprintf(reply->error, sizeof reply->error, "HTTP 503 from the scripted model");
+        return 1;
+    }
+    reply->text = st->text;
+    reply->len = st->text ? (st->len ? st->len : strlen(st->text)) : 0;
+    return 0;
+}
+
+static void script_free(script_t *s)
+{
+    for (size_t i = 0; i < 8; i++) {
+        free(s->seen_m1[i]);
+        free(s->seen_m2[i]);
+    }
+}
+
+/* Escalation: records what it was handed. */
+typedef struct escalation {
+    int calls;
+    char reply[512];
+    size_t problem_count;
+    contractc_kind_t first_kind;
+    char first_path[64];
+} escalation_t;
+
+static void escalate(void *user, const contractc_decision_t *d, const char *reply,
+                     size_t reply_len, const contractc_problems_t *problems)
+{
+    escalation_t *e = user;
+    e->calls++;
+    ck_assert_int_eq(d->outcome, CONTRACTC_OUTCOME_ESCALATED);
+    snprintf(e->reply, sizeof e->reply, "%.*s", (int)reply_len, reply);
+    e->problem_count = contractc_problems_count(problems);
+    const contractc_problem_t *p = contractc_problem_at(problems, 0);
+    if (p) {
+        e->first_kind = p->kind;
+        snprintf(e->first_path, sizeof e->first_path, "%s", p->path);
+    }
+}
+
+typedef struct run {
+    contractc_transcript_t t;
+    contractc_decision_t d;
+    refund_request_t rec;
+    contractc_status_t status;
+    escalation_t esc;
+} run_t;
+
+static void run_loop(run_t *r, script_t *s, unsigned max_attempts,
+                     const contractc_options_t *options)
+{
+    memset(r, 0, sizeof *r);
+    contractc_transcript_init(&r->t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&r->t, &refund_request_contract,
+                                                refund_request_prompt, refund_request_prompt_len,
+                                                email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = scripted;
+    loop.model_user = s;
+    loop.escalate = escalate;
+    loop.escalate_user = &r->esc;
+    loop.max_attempts = max_attempts;
+    loop.options = options;
+    r->status = contractc_loop_run(&loop, &r->t, email, strlen(email), &r->rec, &r->d);
+}
+
+static void run_free(run_t *r)
+{
+    refund_request_free(&r->rec);
+    contractc_decision_free(&r->d);
+    contractc_transcript_clear(&r->t);
+}
+
+START_TEST(the_first_turn_is_the_prompt_then_the_source_text)
+{
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, email, strlen(email)),
+                     CONTRACTC_OK);
+    ck_assert_uint_eq(contractc_transcript_count(&t), 1);
+    const contractc_message_t *m = contractc_transcript_at(&t, 0);
+    ck_assert_int_eq(m->role, CONTRACTC_ROLE_USER);
+    char expect[4096];
+    int n = snprintf(expect, sizeof expect, "%.*s\nHere is the customer email:\n\n%s",
+                     (int)refund_request_prompt_len, refund_request_prompt, email);
+    ck_assert_uint_eq(m->len, (size_t)n);
+    ck_assert_str_eq(m->text, expect);
+    ck_assert_ptr_eq(contractc_transcript_at(&t, -1), m);
+    ck_assert_ptr_null(contractc_transcript_at(&t, 1));
+    ck_assert_ptr_null(contractc_transcript_at(&t, -2));
+    ck_assert_str_eq(contractc_role_name(m->role), "user");
+    contractc_transcript_clear(&t);
+    ck_assert_uint_eq(contractc_transcript_count(&t), 0);
+    contractc_transcript_clear(&t); /* twice is safe */
+}
+END_TEST
+
+START_TEST(a_source_that_is_not_utf8_or_missing_is_refused_when_beginning)
+{
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, "caf\xC3", 4),
+                     CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, NULL, 0),
+                     CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, "\xED\xA0\x80", 3),
+                     CONTRACTC_EINVAL); /* a UTF-8-encoded surrogate */
+    ck_assert_uint_eq(contractc_transcript_count(&t), 0);
+    ck_assert_int_eq(contractc_transcript_add(&t, (contractc_role_t)9, "x", 1), CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_USER, NULL, 3), CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_USER, NULL, 0), CONTRACTC_OK);
+    ck_assert_str_eq(contractc_transcript_at(&t, 0)->text, "");
+    contractc_transcript_clear(&t);
+}
+END_TEST
+
+START_TEST(the_rejected_reply_is_at_minus_2_and_the_complaint_at_minus_1)
+{
+    const step_t steps[] = {{comma_reply, 0, "stop"}, {good_reply, 0, "stop"}};
+    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_OK);
+    ck_assert_uint_eq(s.calls, 2);
+    /* What the model saw on its second call. */
+    ck_assert_uint_eq(s.seen_count[1], 3);
+    ck_assert_int_eq(s.role_m2[1], CONTRACTC_ROLE_ASSISTANT);
+    ck_assert_str_eq(s.seen_m2[1], comma_reply);
+    ck_assert_int_eq(s.role_m1[1], CONTRACTC_ROLE_USER);
+    ck_assert_str_eq(s.seen_m1[1], comma_repair);
+    /* And on its first: only the first turn. */
+    ck_assert_uint_eq(s.seen_count[0], 1);
+    /* After the run: the accepted reply closes the conversation. */
+    ck_assert_uint_eq(contractc_transcript_count(&r.t), 4);
+    ck_assert_str_eq(contractc_transcript_at(&r.t, -1)->text, good_reply);
+    ck_assert_int_eq(contractc_transcript_at(&r.t, -1)->role, CONTRACTC_ROLE_ASSISTANT);
+    /* The decision, in the log's terms. */
+    ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_ACCEPTED);
+    ck_assert_uint_eq(r.d.attempt_count, 2);
+    ck_assert_int_eq(r.d.attempts[0].outcome, CONTRACTC_ATTEMPT_REJECTED);
+    ck_assert_uint_eq(r.d.attempts[0].problem_count, 1);
+    ck_assert_str_eq(r.d.attempts[0].problems[0].path, "$.amount");
+    ck_assert_int_eq(r.d.attempts[0].problems[0].kind, CONTRACTC_KIND_FORMAT);
+    ck_assert_ptr_null(r.d.attempts[0].problems[0].rule);
+    ck_assert_str_eq(r.d.attempts[0].finish_reason, "stop");
+    ck_assert_int_eq(r.d.attempts[1].outcome, CONTRACTC_ATTEMPT_ACCEPTED);
+    ck_assert_uint_eq(r.d.attempts[1].problem_count, 0);
+    /* The record: minor units, from the corrected reply. */
+    ck_assert(r.rec.has_amount);
+    ck_assert_int_eq(r.rec.amount, 125000);
+    ck_assert_str_eq(r.rec.amount_text, "1.250,00 EUR");
+    ck_assert_int_eq(r.esc.calls, 0);
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(a_reply_that_never_converges_is_escalated_after_the_first_try_and_two_repairs)
+{
+    const step_t steps[] = {{comma_reply, 0, NULL}, {"{\"order_id\":1}", 0, NULL},
+                            {"I cannot help with that.", 0, NULL}, {good_reply, 0, NULL}};
+    script_t s = {steps, 4, 0, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
+    ck_assert_uint_eq(s.calls, 3); /* the fourth (good) reply is never asked for */
+    ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_ESCALATED);
+    ck_assert_uint_eq(r.d.attempt_count, 3);
+    /* user, (assistant, repair) x2, assistant: no repair turn after the last */
+    ck_assert_uint_eq(contractc_transcript_count(&r.t), 6);
+    ck_assert_int_eq(contractc_transcript_at(&r.t, -1)->role, CONTRACTC_ROLE_ASSISTANT);
+    ck_assert_str_eq(contractc_transcript_at(&r.t, -1)->text, "I cannot help with that.");
+    /* The escalation gets the last reply and its problems. */
+    ck_assert_int_eq(r.esc.calls, 1);
+    ck_assert_str_eq(r.esc.reply, "I cannot help with that.");
+    ck_assert_uint_eq(r.esc.problem_count, 1);
+    ck_assert_int_eq(r.esc.first_kind, CONTRACTC_KIND_SYNTAX);
+    ck_assert_str_eq(r.esc.first_path, "$");
+    /* The second reply's problems are every problem of that reply. */
+    ck_assert_uint_eq(r.d.attempts[1].problem_count, 5);
+    ck_assert_str_eq(s.seen_m2[2], "{\"order_id\":1}");
+    ck_assert_ptr_nonnull(strstr(s.seen_m1[2], "- $.order_id: "));
+    ck_assert_ptr_nonnull(strstr(s.seen_m1[2], "- $.reason: "));
+    /* A rejected run leaves no record. */
+    ck_assert_ptr_null(r.rec.arena_);
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(the_cap_is_configurable_down_to_a_single_try)
+{
+    const step_t steps[] = {{comma_reply, 0, NULL}, {good_reply, 0, NULL}};
+    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 1, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
+    ck_assert_uint_eq(s.calls, 1);
+    ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_ESCALATED);
+    ck_assert_uint_eq(contractc_transcript_count(&r.t), 2);
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(an_empty_reply_is_a_rejection_with_a_repair_turn)
+{
+    const step_t steps[] = {{NULL, 0, "stop"}, {"  \n", 0, NULL}, {good_reply, 0, NULL}};
+    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_OK);
+    ck_assert_uint_eq(r.d.attempt_count, 3);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(r.d.attempts[i].outcome, CONTRACTC_ATTEMPT_REJECTED);
+        ck_assert_uint_eq(r.d.attempts[i].problem_count, 1);
+        ck_assert_int_eq(r.d.attempts[i].problems[0].kind, CONTRACTC_KIND_EMPTY);
+    }
+    ck_assert_str_eq(s.seen_m2[1], "");
+    ck_assert_int_eq(s.role_m2[1], CONTRACTC_ROLE_ASSISTANT);
+    ck_assert_ptr_nonnull(strstr(s.seen_m1[1], "Your reply was rejected."));
+    ck_assert_str_eq(s.seen_m2[2], "  \n");
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(an_over_limit_reply_is_rejected_and_kept_cut_to_max_bytes_at_a_utf8_boundary)
+{
+    /* 100 x "é" (2 bytes each): cut to 63 bytes must back off to 62. */
+    char big[256];
+    for (int i = 0; i < 100; i++) {
+        big[2 * i] = '\xC3';
+        big[2 * i + 1] = '\xA9';
+    }
+    big[200] = '\0';
+    const step_t steps[] = {{big, 200, NULL}, {good_reply, 0, NULL}, {good_reply, 0, NULL}};
+    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}};
+    contractc_options_t options;
+    memset(&options, 0, sizeof options);
+    options.max_bytes = 63;
+    run_t r;
+    run_loop(&r, &s, 0, &options);
+    ck_assert_int_eq(r.status, CONTRACTC_REJECTED); /* the good reply is over 63 bytes too */
+    ck_assert_int_eq(r.d.attempts[0].problems[0].kind, CONTRACTC_KIND_LIMIT);
+    const contractc_message_t *kept = contractc_transcript_at(&r.t, 1);
+    ck_assert_int_eq(kept->role, CONTRACTC_ROLE_ASSISTANT);
+    ck_assert_uint_eq(kept->len, 62);
+    ck_assert_int_eq(memcmp(kept->text, big, 62), 0);
+    ck_assert_uint_eq(contractc_transcript_at(&r.t, -1)->len, 63); /* the good reply, cut */
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(a_model_error_uses_up_an_attempt_and_adds_no_turn)
+{
+    const step_t steps[] = {{"!error", 0, NULL}, {good_reply, 0, "stop"}};
+    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_OK);
+    ck_assert_uint_eq(r.d.attempt_count, 2);
+    ck_assert_int_eq(r.d.attempts[0].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
+    ck_assert_str_eq(r.d.attempts[0].error, "HTTP 503 from the scripted model");
+    ck_assert_uint_eq(s.seen_count[1], 1); /* the same transcript is sent again */
+    ck_assert_uint_eq(contractc_transcript_count(&r.t), 2);
+    ck_assert_int_eq(r.d.attempts[1].outcome, CONTRACTC_ATTEMPT_ACCEPTED);
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(a_run_of_only_model_errors_ends_failed_without_escalation)
+{
+    const step_t steps[] = {{"!error", 0, NULL}, {"!error", 0, NULL}, {"!error", 0, NULL}};
+    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
+    ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_FAILED);
+    ck_assert_uint_eq(r.d.attempt_count, 3);
+    ck_assert_int_eq(r.esc.calls, 0);
+    ck_assert_uint_eq(contractc_transcript_count(&r.t), 1);
+    ck_assert_str_eq(contractc_outcome_name(r.d.outcome), "failed");
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(a_rejection_followed_by_model_errors_escalates_the_rejected_reply)
+{
+    const step_t steps[] = {{comma_reply, 0, NULL}, {"!error", 0, NULL}, {"!error", 0, NULL}};
+    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_ESCALATED);
+    ck_assert_int_eq(r.esc.calls, 1);
+    ck_assert_str_eq(r.esc.reply, comma_reply);
+    ck_assert_int_eq(r.esc.first_kind, CONTRACTC_KIND_FORMAT);
+    ck_assert_str_eq(r.esc.first_path, "$.amount");
+    /* The repair turn was sent with both retries. */
+    ck_assert_str_eq(s.seen_m1[2], comma_repair);
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+/* A model that breaks its own contract with the loop. */
+static int lying_model(void *user, const contractc_transcript_t *t, contractc_model_reply_t *reply)
+{
+    (void)user;
+    (void)t;
+    reply->text = NULL;
+    reply->len = 12;
+    memset(reply->finish_reason, 'x', sizeof reply->finish_reason); /* no NUL */
+    return 0;
+}
+
+START_TEST(a_model_function_that_breaks_its_contract_is_a_model_error)
+{
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "x", 1);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = lying_model;
+    loop.max_attempts = 2;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d),
+                     CONTRACTC_REJECTED);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_FAILED);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
+    ck_assert_str_eq(d.attempts[0].error, "the model function returned a length without text");
+    ck_assert_uint_eq(strlen(d.attempts[0].finish_reason), CONTRACTC_FINISH_REASON_SIZE - 1);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+}
+END_TEST
+
+START_TEST(bad_arguments_are_refused_before_the_model_is_called)
+{
+    const step_t steps[] = {{good_reply, 0, NULL}};
+    script_t s = {steps, 1, 0, {0}, {0}, {0}, {0}, {0}};
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = scripted;
+    loop.model_user = &s;
+    refund_request_t rec;
+    contractc_decision_t d;
+    /* an empty transcript */
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_EINVAL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "x", 1);
+    /* no source, a source that is not UTF-8 */
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, NULL, 0, &rec, &d), CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, "\xFF", 1, &rec, &d), CONTRACTC_EINVAL);
+    /* too many attempts, no model, no decision */
+    loop.max_attempts = CONTRACTC_LOOP_MAX_ATTEMPTS + 1;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_EINVAL);
+    loop.max_attempts = 0;
+    loop.model = NULL;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, NULL), CONTRACTC_EINVAL);
+    ck_assert_uint_eq(s.calls, 0);
+    ck_assert_uint_eq(d.attempt_count, 0);
+    contractc_decision_free(&d);
+    contractc_decision_free(NULL);
+    contractc_transcript_clear(&t);
+}
+END_TEST
+
+/* ---- allocation failures ------------------------------------------------ */
+typedef struct counting {
+    long allocs, frees, fail_at; /* fail_at: the allocation number that fails (0: none) */
+    size_t live;
+} counting_t;
+
+static void *count_alloc(void *ctx, size_t size)
+{
+    counting_t *c = ctx;
+    if (c->fail_at && c->allocs + 1 == c->fail_at) {
+        c->fail_at = 0; /* fail once */
+        return NULL;
+    }
+    void *p = malloc(size);
+    if (p) {
+        c->allocs++;
+        c->live += size;
+    }
+    return p;
+}
+
+static void count_free(void *ctx, void *ptr, size_t size)
+{
+    counting_t *c = ctx;
+    if (!ptr)
+        return;
+    c->frees++;
+    c->live -= size;
+    free(ptr);
+}
+
+START_TEST(every_allocation_failure_is_reported_and_nothing_leaks)
+{
+    long ok_runs = 0, enomem_runs = 0;
+    for (long fail = 1; fail < 400; fail++) {
+        counting_t c = {0, 0, fail, 0};
+        contractc_allocator_t a = {count_alloc, count_free, &c};
+        contractc_options_t options;
+        memset(&options, 0, sizeof options);
+        options.allocator = &a;
+        const step_t steps[] = {{comma_reply, 0, NULL}, {good_reply, 0, NULL}};
+        script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}};
+        contractc_transcript_t t;
+        contractc_transcript_init(&t, &a);
+        contractc_status_t st = contractc_transcript_begin(&t, &refund_request_contract,
+                                                           refund_request_prompt,
+                                                           refund_request_prompt_len, email,
+                                                           strlen(email));
+        contractc_decision_t d;
+        refund_request_t rec;
+        memset(&rec, 0, sizeof rec);
+        if (st == CONTRACTC_OK) {
+            contractc_loop_t loop;
+            memset(&loop, 0, sizeof loop);
+            loop.contract = &refund_request_contract;
+            loop.model = scripted;
+            loop.model_user = &s;
+            loop.options = &options;
+            st = contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d);
+            if (st == CONTRACTC_OK)
+                ck_assert_int_eq(rec.amount, 125000);
+            contractc_record_free(&refund_request_contract, &rec);
+            contractc_decision_free(&d);
+        }
+        ck_assert_msg(st == CONTRACTC_OK || st == CONTRACTC_ENOMEM, "failing allocation %ld: %s",
+                      fail, contractc_status_name(st));
+        contractc_transcript_clear(&t);
+        script_free(&s);
+        ck_assert_msg(c.live == 0 && c.allocs == c.frees, "failing allocation %ld leaks", fail);
+        if (st == CONTRACTC_OK)
+            ok_runs++;
+        else
+            enomem_runs++;
+        if (c.fail_at) /* the failure point lies beyond the run: all covered */
+            break;
+    }
+    ck_assert_int_gt(enomem_runs, 5);
+    ck_assert_int_eq(ok_runs, 1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("loop");
+    TCase *t = tcase_create("transcript");
+    tcase_add_test(t, the_first_turn_is_the_prompt_then_the_source_text);
+    tcase_add_test(t, a_source_that_is_not_utf8_or_missing_is_refused_when_beginning);
+    suite_add_tcase(s, t);
+    TCase *l = tcase_create("loop");
+    tcase_add_test(l, the_rejected_reply_is_at_minus_2_and_the_complaint_at_minus_1);
+    tcase_add_test(l, a_reply_that_never_converges_is_escalated_after_the_first_try_and_two_repairs);
+    tcase_add_test(l, the_cap_is_configurable_down_to_a_single_try);
+    tcase_add_test(l, an_empty_reply_is_a_rejection_with_a_repair_turn);
+    tcase_add_test(l, an_over_limit_reply_is_rejected_and_kept_cut_to_max_bytes_at_a_utf8_boundary);
+    tcase_add_test(l, a_model_error_uses_up_an_attempt_and_adds_no_turn);
+    tcase_add_test(l, a_run_of_only_model_errors_ends_failed_without_escalation);
+    tcase_add_test(l, a_rejection_followed_by_model_errors_escalates_the_rejected_reply);
+    tcase_add_test(l, a_model_function_that_breaks_its_contract_is_a_model_error);
+    tcase_add_test(l, bad_arguments_are_refused_before_the_model_is_called);
+    tcase_add_test(l, every_allocation_failure_is_reported_and_nothing_leaks);
+    suite_add_tcase(s, l);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
