@@ -1441,7 +1441,13 @@ static bool utf8_valid(const unsigned char *s, size_t n)
     while (i < n) {
         unsigned char b = s[i];
         if (b < 0x80) {
-            i++;
+            /* ASCII runs 8 bytes at a time (portable: a memcpy'd uint64_t
+             * with no high bit set holds 8 ASCII bytes in any byte order). */
+            uint64_t w;
+            while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & UINT64_C(0x8080808080808080)) == 0))
+                i += 8;
+            if (i < n && s[i] < 0x80)
+                i++;
             continue;
         }
         size_t len;
