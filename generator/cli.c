@@ -116,7 +116,8 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
     if (!contracts || !dialects) {
         free(contracts);
         free(dialects);
-        return EXIT_USAGE;
+        fprintf(err, "contractc: out of memory\n");
+        return 1;
     }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
@@ -181,6 +182,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
         for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
             char *path = join_path(dir, m->name, files[k].ext);
             if (!path) {
+                fprintf(err, "contractc: out of memory writing %s%s\n", m->name, files[k].ext);
                 status = 1;
                 continue;
             }
@@ -286,6 +288,8 @@ static int cmd_print(int argc, char **argv, FILE *out, FILE *err, bool schema)
                                         &notes, &notes_len, &summary, &d);
         cc_diags_print(&d, err);
         cc_diags_free(&d);
+        if (rc == 0 && notes) /* dialects.md 6.3: the not-carried list on stderr */
+            fwrite(notes, 1, notes_len, err);
         free(notes);
         free(summary);
         if (rc > 0) {

@@ -10,6 +10,16 @@ while read -r name contract; do
   [ -z "$name" ] || [ "${name#\#}" != "$name" ] && continue
   mkdir -p "tests/golden/$name"
   ./build/generator/contractc generate "$contract" -o "tests/golden/$name"
+  # The provider dialects (issue 6): NAME.D.schema.json and NAME.D.notes.txt
+  # for each D.  Generated apart, because asking for dialects also embeds
+  # them in NAME.c, and the golden NAME.c is the plain one.  A dialect the
+  # contract exceeds is refused (its diagnostic is shown) and has no golden.
+  tmp=$(mktemp -d)
+  ./build/generator/contractc generate "$contract" -o "$tmp" --schema-dialect openai-strict \
+    --schema-dialect gemini --schema-dialect anthropic --schema-dialect llama-cpp >/dev/null || true
+  rm -f "tests/golden/$name/$name".*.schema.json "tests/golden/$name/$name".*.notes.txt
+  cp "$tmp/$name".*.schema.json "$tmp/$name".*.notes.txt "tests/golden/$name/" 2>/dev/null || true
+  rm -rf "$tmp"
   echo "tests/golden/$name <- $contract"
 done < tests/golden/contracts.txt
 git --no-pager diff --stat -- tests/golden || true
