@@ -272,59 +272,6 @@ static void end_sentence(cc_buf_t *b, size_t start)
 
 /* ---- the prompt's phrases (same words as gen_prompt.c) ------------------- */
 
-/* "exactly N", "N to M", "at least N", "at most M" + noun; a minimum of 0
- * says nothing. */
-static void put_count(cc_buf_t *b, bool has_min, uint32_t min, bool has_max, uint32_t max,
-                      const char *one, const char *many)
-{
-    if (has_min && min == 0)
-        has_min = false;
-    if (has_min && has_max && min == max)
-        cc_buf_printf(b, "exactly %" PRIu32 " %s", min, min == 1 ? one : many);
-    else if (has_min && has_max)
-        cc_buf_printf(b, "%" PRIu32 " to %" PRIu32 " %s", min, max, many);
-    else if (has_min)
-        cc_buf_printf(b, "at least %" PRIu32 " %s", min, min == 1 ? one : many);
-    else if (has_max)
-        cc_buf_printf(b, "at most %" PRIu32 " %s", max, max == 1 ? one : many);
-}
-
-static void put_bound(cc_buf_t *b, const cc_value_t *v, bool low)
-{
-    const char *written = low ? v->minimum_text : v->maximum_text;
-    char num[42];
-    if (v->type == CONTRACTC_TYPE_INTEGER) {
-        cc_buf_printf(b, "%" PRId64, low ? v->minimum : v->maximum);
-    } else if (written) {
-        cc_buf_puts(b, written);
-    } else if (v->type == CONTRACTC_TYPE_DECIMAL) {
-        size_t n = cc_format_decimal(low ? v->minimum : v->maximum, v->scale, num);
-        cc_buf_append(b, num, n);
-    } else {
-        size_t n = cc_format_number(low ? v->number_minimum : v->number_maximum, num);
-        cc_buf_append(b, num, n);
-    }
-}
-
-/* " from A to B" / " A or more" / " B or less". */
-static void put_bounds(cc_buf_t *b, const cc_value_t *v)
-{
-    if (v->has_minimum && v->has_maximum) {
-        cc_buf_puts(b, " from ");
-        put_bound(b, v, true);
-        cc_buf_puts(b, " to ");
-        put_bound(b, v, false);
-    } else if (v->has_minimum) {
-        cc_buf_putc(b, ' ');
-        put_bound(b, v, true);
-        cc_buf_puts(b, " or more");
-    } else if (v->has_maximum) {
-        cc_buf_putc(b, ' ');
-        put_bound(b, v, false);
-        cc_buf_puts(b, " or less");
-    }
-}
-
 /* The value's example as the prompt shows it ("\"1250.00\""). */
 static void put_example(dctx_t *c, cc_buf_t *b, const cc_value_t *v, const cc_field_t *f)
 {
@@ -503,7 +450,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
             if (own_words) {
                 begin_sentence(words);
                 s = words->len;
-                put_count(words, v->has_min_length, v->min_length, v->has_max_length,
+                cc_phrase_count(words, v->has_min_length, v->min_length, v->has_max_length,
                           v->max_length, "character", "characters");
                 end_sentence(words, s);
             }
@@ -563,7 +510,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
         for (int low = 1; low >= 0; low--) {
             bool has = low ? v->has_minimum : v->has_maximum;
             cc_buf_t bound = CC_BUF_INIT;
-            put_bound(&bound, v, low != 0);
+            cc_phrase_bound(&bound, v, low != 0);
             if (bound.failed) {
                 c->failed = true;
             } else if (has) {
@@ -582,7 +529,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
             begin_sentence(words);
             s = words->len;
             cc_buf_puts(words, integer ? "a whole number" : "a number");
-            put_bounds(words, v);
+            cc_phrase_bounds(words, v);
             end_sentence(words, s);
         }
         break;
@@ -600,7 +547,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
                 if (!(low ? v->has_minimum : v->has_maximum))
                     continue;
                 cc_buf_t bound = CC_BUF_INIT;
-                put_bound(&bound, v, low != 0);
+                cc_phrase_bound(&bound, v, low != 0);
                 if (bound.failed)
                     c->failed = true;
                 else
@@ -631,7 +578,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
             } else {
                 cc_buf_puts(words, "a decimal");
             }
-            put_bounds(words, v);
+            cc_phrase_bounds(words, v);
             end_sentence(words, s);
         }
         break;
@@ -714,7 +661,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
             if (own_words && (min_lost || v->has_max_items)) {
                 begin_sentence(words);
                 s = words->len;
-                put_count(words, v->has_min_items, v->min_items, v->has_max_items, v->max_items,
+                cc_phrase_count(words, v->has_min_items, v->min_items, v->has_max_items, v->max_items,
                           "item", "items");
                 end_sentence(words, s);
             }
@@ -802,56 +749,6 @@ static void walk_object(dctx_t *c, cJSON *node, const cc_object_t *obj, const ch
             cc_buf_puts(words, sentence);
         end_sentence(words, s);
         free(sentence);
-    }
-}
-
-/* ---- printing (the layout of gen_schema.c) ------------------------------- */
-
-static void indent(cc_buf_t *b, unsigned depth)
-{
-    for (unsigned i = 0; i < depth; i++)
-        cc_buf_puts(b, "  ");
-}
-
-static void print_json(cc_buf_t *b, const cJSON *item, unsigned depth)
-{
-    if (cJSON_IsObject(item) || cJSON_IsArray(item)) {
-        bool is_obj = cJSON_IsObject(item) != 0;
-        if (!item->child) {
-            cc_buf_puts(b, is_obj ? "{}" : "[]");
-            return;
-        }
-        cc_buf_puts(b, is_obj ? "{\n" : "[\n");
-        for (const cJSON *e = item->child; e; e = e->next) {
-            indent(b, depth + 1);
-            if (is_obj) {
-                const char *key = e->string ? e->string : "";
-                cc_buf_json_string(b, key, strlen(key));
-                cc_buf_puts(b, ": ");
-            }
-            print_json(b, e, depth + 1);
-            cc_buf_puts(b, e->next ? ",\n" : "\n");
-        }
-        indent(b, depth);
-        cc_buf_putc(b, is_obj ? '}' : ']');
-    } else if (cJSON_IsString(item)) {
-        const char *s = item->valuestring ? item->valuestring : "";
-        cc_buf_json_string(b, s, strlen(s));
-    } else if (cJSON_IsNumber(item)) {
-        double d = item->valuedouble;
-        if (d >= -9007199254740992.0 && d <= 9007199254740992.0 && (double)(int64_t)d == d) {
-            cc_buf_printf(b, "%" PRId64, (int64_t)d);
-        } else {
-            char num[33];
-            size_t n = cc_format_number(d, num);
-            cc_buf_append(b, num, n);
-        }
-    } else if (cJSON_IsTrue(item)) {
-        cc_buf_puts(b, "true");
-    } else if (cJSON_IsFalse(item)) {
-        cc_buf_puts(b, "false");
-    } else {
-        cc_buf_puts(b, "null");
     }
 }
 
@@ -985,7 +882,7 @@ int cc_emit_schema_dialect(const cc_contract_t *contract, const char *dialect,
     cc_diags_free(&local);
     if (rc == 0) {
         cc_buf_t b = CC_BUF_INIT, n = CC_BUF_INIT, s = CC_BUF_INIT;
-        print_json(&b, root, 0);
+        cc_print_schema_json(&b, root);
         cc_buf_putc(&b, '\n');
 
         if (c.note_count > 1)

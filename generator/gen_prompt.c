@@ -324,7 +324,7 @@ typedef struct prompt_ctx {
 /* A count range in words: "exactly N", "N to M", "at least N", "at most
  * M", followed by the singular or plural noun; a minimum of 0 says
  * nothing, and with no bound left nothing is written. */
-static void put_count(cc_buf_t *b, bool has_min, uint32_t min, bool has_max, uint32_t max,
+void cc_phrase_count(cc_buf_t *b, bool has_min, uint32_t min, bool has_max, uint32_t max,
                       const char *one, const char *many)
 {
     if (has_min && min == 0)
@@ -342,7 +342,7 @@ static void put_count(cc_buf_t *b, bool has_min, uint32_t min, bool has_max, uin
 /* One bound of an integer, number or decimal as text: a number's or a
  * decimal's as written in the contract when known ("0.01"), else
  * formatted without the C locale. */
-static void put_bound(cc_buf_t *b, const cc_value_t *v, bool low)
+void cc_phrase_bound(cc_buf_t *b, const cc_value_t *v, bool low)
 {
     const char *written = low ? v->minimum_text : v->maximum_text;
     char num[42];
@@ -360,20 +360,20 @@ static void put_bound(cc_buf_t *b, const cc_value_t *v, bool low)
 }
 
 /* " from A to B" / " A or more" / " B or less"; nothing without bounds. */
-static void put_bounds(cc_buf_t *b, const cc_value_t *v)
+void cc_phrase_bounds(cc_buf_t *b, const cc_value_t *v)
 {
     if (v->has_minimum && v->has_maximum) {
         cc_buf_puts(b, " from ");
-        put_bound(b, v, true);
+        cc_phrase_bound(b, v, true);
         cc_buf_puts(b, " to ");
-        put_bound(b, v, false);
+        cc_phrase_bound(b, v, false);
     } else if (v->has_minimum) {
         cc_buf_putc(b, ' ');
-        put_bound(b, v, true);
+        cc_phrase_bound(b, v, true);
         cc_buf_puts(b, " or more");
     } else if (v->has_maximum) {
         cc_buf_putc(b, ' ');
-        put_bound(b, v, false);
+        cc_phrase_bound(b, v, false);
         cc_buf_puts(b, " or less");
     }
 }
@@ -411,7 +411,7 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
             cc_buf_puts(b, "text");
         if ((v->has_min_length && v->min_length > 0) || v->has_max_length) {
             sep(b, start);
-            put_count(b, v->has_min_length, v->min_length, v->has_max_length, v->max_length,
+            cc_phrase_count(b, v->has_min_length, v->min_length, v->has_max_length, v->max_length,
                       "character", "characters");
         }
         if (v->pattern) {
@@ -427,7 +427,7 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
     case CONTRACTC_TYPE_INTEGER:
     case CONTRACTC_TYPE_NUMBER:
         cc_buf_puts(b, v->type == CONTRACTC_TYPE_INTEGER ? "a whole number" : "a number");
-        put_bounds(b, v);
+        cc_phrase_bounds(b, v);
         if (written)
             cc_buf_printf(b, ", like %s", written);
         break;
@@ -451,7 +451,7 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
         cc_buf_putc(b, ')');
         if (v->has_minimum || v->has_maximum)
             cc_buf_putc(b, ',');
-        put_bounds(b, v);
+        cc_phrase_bounds(b, v);
         break;
     case CONTRACTC_TYPE_ENUM:
         if (v->enumeration) {
@@ -480,7 +480,7 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
     case CONTRACTC_TYPE_ARRAY:
         cc_buf_puts(b, "a list of ");
         if ((v->has_min_items && v->min_items > 0) || v->has_max_items)
-            put_count(b, v->has_min_items, v->min_items, v->has_max_items, v->max_items,
+            cc_phrase_count(b, v->has_min_items, v->min_items, v->has_max_items, v->max_items,
                       "item", "items");
         else
             cc_buf_puts(b, "items");

@@ -356,6 +356,13 @@ static void print_number(cc_buf_t *b, double d)
     }
 }
 
+static void print_json(cc_buf_t *b, const cJSON *item, unsigned depth);
+
+void cc_print_schema_json(cc_buf_t *b, const struct cJSON *item)
+{
+    print_json(b, item, 0);
+}
+
 static void print_json(cc_buf_t *b, const cJSON *item, unsigned depth)
 {
     if (cJSON_IsObject(item) || cJSON_IsArray(item)) {

@@ -37,11 +37,28 @@ char *cc_value_example(const cc_field_t *field);
  * `prompt:`, its prompt sentence. */
 char *cc_rule_sentence(const cc_object_t *owner, const cc_rule_t *rule);
 
+/* The prompt's phrases, shared with the dialects' descriptions so both say
+ * a constraint in the same words: a count ("exactly N", "N to M", "at
+ * least N", "at most M" + noun; a minimum of 0 says nothing), one bound of
+ * an integer, number or decimal (as written in the contract when known),
+ * and a value's bounds (" from A to B", " A or more", " B or less"). */
+void cc_phrase_count(cc_buf_t *b, bool has_min, uint32_t min, bool has_max, uint32_t max,
+                     const char *one, const char *many);
+void cc_phrase_bound(cc_buf_t *b, const cc_value_t *v, bool low);
+void cc_phrase_bounds(cc_buf_t *b, const cc_value_t *v);
+
 /* ---- gen_schema.c ---------------------------------------------------- */
 
 /* NAME.schema.json: the portable draft 2020-12 schema (dialects.md section
  * 0), pretty-printed with two-space indents and a final newline. */
 char *cc_emit_schema(const cc_contract_t *contract, size_t *len);
+
+/* Prints a schema tree in the layout of NAME.schema.json: two-space
+ * indents, keys in insertion order, integral numbers as integers, others
+ * as the shortest round-trip text (never through the C locale).  No final
+ * newline. */
+struct cJSON;
+void cc_print_schema_json(cc_buf_t *b, const struct cJSON *item);
 
 /* ---- hash.c ---------------------------------------------------------- */
 
