@@ -2,6 +2,9 @@
 # lookup table cc_templates[] { name, text, len }.  Run with cmake -P.
 file(GLOB files RELATIVE ${DIR} ${DIR}/*)
 list(SORT files)
+if(NOT files)
+  message(FATAL_ERROR "embed_templates: no templates in ${DIR}")
+endif()
 set(body "/* Generated from templates/ at build time; do not edit. */\n#include <stddef.h>\n#include \"templates.h\"\n\n")
 set(table "const cc_template_t cc_templates[] = {\n")
 set(i 0)
