@@ -66,6 +66,11 @@ static void put(buf_t *b, const char *s, size_t n)
 static void puts_(buf_t *b, const char *s) { put(b, s, strlen(s)); }
 
 static void printf_(buf_t *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void printf_(buf_t *b, const char *fmt, ...)
 {
     char tmp[512];
     va_list ap;
