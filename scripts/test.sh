@@ -10,13 +10,17 @@ bash scripts/install-deps.sh
 
 run_suite() { # NAME CMAKE_ARGS...
   local name=$1; shift
-  echo "==> $name"
+  echo "==> $name ($(date -u +%H:%M:%S))"
   cmake -S . -B "build-test-$name" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
   cmake --build "build-test-$name" -j2
   ctest --test-dir "build-test-$name" --output-on-failure -j2
 }
 
 run_suite gcc -DCMAKE_C_COMPILER=gcc
+# Fuzz replay, valgrind and allocation-failure runs (issue: hardening).
+if [ -f scripts/test-hardening.sh ]; then
+  bash scripts/test-hardening.sh
+fi
 if [ "${CONTRACTC_QUICK:-0}" != 1 ]; then
   run_suite clang -DCMAKE_C_COMPILER=clang
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
