@@ -71,8 +71,10 @@ static bool write_file(const char *path, const char *data, size_t len, FILE *err
 {
     size_t n = strlen(path) + 16;
     char *tmp = malloc(n);
-    if (!tmp)
+    if (!tmp) {
+        fprintf(err, "contractc: out of memory writing %s\n", path);
         return false;
+    }
     snprintf(tmp, n, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {

@@ -633,6 +633,7 @@ static void emit_object_tables(emit_t *e, size_t index)
 static void emit_text_array(cc_buf_t *b, const char *name, const char *text, size_t len,
                             const char *what)
 {
+    b->failed |= name == NULL; /* the caller's name buffer ran out of memory */
     cc_buf_printf(b, "/* %s, %zu bytes */\nconst char %s[%zu] = {\n", what, len, name, len ? len : (size_t)1);
     size_t line_start = 0;
     for (size_t i = 0; i < len; i++) {

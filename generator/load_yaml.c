@@ -377,6 +377,9 @@ static ynode_t *read_tree(loader_t *L, bool *stopped)
         default:
             break;
         }
+        /* yaml_event_delete zeroes the event: keep its type for the
+         * out-of-memory test below */
+        const yaml_event_type_t type = ev.type;
         yaml_event_delete(&ev);
 
         if (close && depth > 0) {
@@ -417,9 +420,9 @@ static ynode_t *read_tree(loader_t *L, bool *stopped)
                 }
                 stack[depth++] = node;
             }
-        } else if (!close && (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT ||
-                              ev.type == YAML_SEQUENCE_START_EVENT ||
-                              ev.type == YAML_MAPPING_START_EVENT)) {
+        } else if (!close && (type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT ||
+                              type == YAML_SEQUENCE_START_EVENT ||
+                              type == YAML_MAPPING_START_EVENT)) {
             L->oom = true;
         }
         if (L->oom) {
@@ -1044,12 +1047,14 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             v->has_minimum = true;
             v->minimum_mark = slot[FK_MINIMUM]->mark;
             v->minimum_text = cc_strdup(slot[FK_MINIMUM]->text);
+            L->oom |= v->minimum_text == NULL;
         }
         if (slot[FK_MAXIMUM] &&
             get_number_bound(L, slot[FK_MAXIMUM], "maximum", &v->number_maximum)) {
             v->has_maximum = true;
             v->maximum_mark = slot[FK_MAXIMUM]->mark;
             v->maximum_text = cc_strdup(slot[FK_MAXIMUM]->text);
+            L->oom |= v->maximum_text == NULL;
         }
         if (v->has_minimum && v->has_maximum && v->number_minimum > v->number_maximum)
             cc_error(L->d, L->path, v->maximum_mark, "minimum %s is greater than maximum %s",
@@ -1070,12 +1075,14 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             v->has_minimum = true;
             v->minimum_mark = slot[FK_MINIMUM]->mark;
             v->minimum_text = cc_strdup(slot[FK_MINIMUM]->text);
+            L->oom |= v->minimum_text == NULL;
         }
         if (scale_ok && slot[FK_MAXIMUM] &&
             get_decimal_bound(L, slot[FK_MAXIMUM], "maximum", v->scale, &v->maximum)) {
             v->has_maximum = true;
             v->maximum_mark = slot[FK_MAXIMUM]->mark;
             v->maximum_text = cc_strdup(slot[FK_MAXIMUM]->text);
+            L->oom |= v->maximum_text == NULL;
         }
         if (v->has_minimum && v->has_maximum && v->minimum > v->maximum)
             cc_error(L->d, L->path, v->maximum_mark, "minimum \"%s\" is greater than maximum \"%s\"",

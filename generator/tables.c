@@ -463,6 +463,7 @@ static void build_object(build_t *b, const cc_object_t *o, const char *ident)
             r->kind = (contractc_rule_kind_t)mr->kind;
             r->id = pool_strdup(b, mr->id);
             r->message = pool_take(b, cc_rule_sentence(o, mr));
+            b->failed |= r->message == NULL; /* a sentence is never "none": out of memory */
             /* Operand slots a kind does not use stay 0, as in NAME.c. */
             switch (mr->kind) {
             case CC_RULE_ALL_OR_NONE:
