@@ -98,14 +98,17 @@ static bool write_file(const char *path, const char *data, size_t len, FILE *err
     return ok;
 }
 
-/* 0 same, 1 differs or missing. */
-static int compare_file(const char *path, const char *data, size_t len)
+/* NULL when the file holds exactly data[0..len); else why not ("differs",
+ * "is missing"). */
+static const char *compare_file(const char *path, const char *data, size_t len)
 {
     size_t have_len = 0;
     char *have = cc_read_file(path, &have_len);
-    int differs = !have || have_len != len || memcmp(have, data, len) != 0;
+    if (!have)
+        return "is missing";
+    int differs = have_len != len || memcmp(have, data, len) != 0;
     free(have);
-    return differs;
+    return differs ? "differs" : NULL;
 }
 
 static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
@@ -150,6 +153,13 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
         free(dialects);
         return EXIT_USAGE;
     }
+    /* The output directory is made if missing (one level, like mkdir). */
+    if (!check && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(err, "contractc generate: cannot create %s: %s\n", dir, strerror(errno));
+        free(contracts);
+        free(dialects);
+        return 1;
+    }
     int status = 0;
     for (size_t i = 0; i < count; i++) {
         cc_contract_t *m = load(contracts[i], err, false);
@@ -189,9 +199,11 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
                 continue;
             }
             if (check) {
-                if (compare_file(path, files[k].data, files[k].len)) {
-                    fprintf(out, "%s: differs from %s (run contractc generate %s -o %s)\n", path,
-                            contracts[i], contracts[i], dir);
+                const char *why = compare_file(path, files[k].data, files[k].len);
+                if (why) {
+                    fprintf(out, "%s: %s%s%s (run contractc generate %s -o %s)\n", path, why,
+                            strcmp(why, "differs") == 0 ? " from " : "",
+                            strcmp(why, "differs") == 0 ? contracts[i] : "", contracts[i], dir);
                     if (status == 0)
                         status = 1;
                 }
@@ -212,6 +224,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
             } else if (check) {
                 if (compare_file(schema_path, da->schema, da->schema_len) ||
                     compare_file(notes_path, da->notes, da->notes_len)) {
+                    /* the dialect files, compared only when --check names D */
                     fprintf(out, "%s: %s dialect differs from %s\n", dir, da->name, contracts[i]);
                     if (status == 0)
                         status = 1;
@@ -220,7 +233,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
                 if (!write_file(schema_path, da->schema, da->schema_len, err) ||
                     !write_file(notes_path, da->notes, da->notes_len, err))
                     status = 1;
-                if (da->summary)
+                else if (da->summary) /* only for files really written */
                     fprintf(out, "%s\n", da->summary);
             }
             free(schema_path);
