@@ -169,7 +169,7 @@ static void report_parser_error(loader_t *L, const yaml_parser_t *p)
     case YAML_READER_ERROR:
         /* libyaml's problem_value is a code point for "invalid Unicode
          * character" and a byte for the octet errors. */
-        if (p->problem_value != -1 && strstr(problem, "character"))
+        if (p->problem_value != -1 && strstr(problem, "Unicode character"))
             cc_error(L->d, L->path, mark_at_offset(L, p->problem_offset),
                      "invalid YAML: %s (U+%04X); a contract is UTF-8 text", problem,
                      (unsigned)p->problem_value);
