@@ -100,23 +100,6 @@ static const char *type_enum_name(contractc_type_t type)
     return "0";
 }
 
-static const char *type_word(contractc_type_t type)
-{
-    switch (type) {
-    case CONTRACTC_TYPE_STRING: return "string";
-    case CONTRACTC_TYPE_INTEGER: return "integer";
-    case CONTRACTC_TYPE_NUMBER: return "number";
-    case CONTRACTC_TYPE_BOOLEAN: return "boolean";
-    case CONTRACTC_TYPE_DECIMAL: return "decimal";
-    case CONTRACTC_TYPE_ENUM: return "enum";
-    case CONTRACTC_TYPE_DATE: return "date";
-    case CONTRACTC_TYPE_DATETIME: return "datetime";
-    case CONTRACTC_TYPE_OBJECT: return "object";
-    case CONTRACTC_TYPE_ARRAY: return "array";
-    }
-    return "?";
-}
-
 /* Writes text safe inside a C comment (no comment terminator, one line). */
 static void comment_text(cc_buf_t *b, const char *s)
 {
@@ -218,7 +201,7 @@ static void member_comment(cc_buf_t *b, const cc_field_t *f)
 {
     const cc_value_t *v = &f->value;
     cc_buf_puts(b, " /* ");
-    cc_buf_puts(b, type_word(v->type));
+    cc_buf_puts(b, cc_type_name(v->type));
     if (v->type == CONTRACTC_TYPE_DECIMAL)
         cc_buf_printf(b, " in minor units, scale %u", (unsigned)v->scale);
     if (v->type == CONTRACTC_TYPE_STRING)
@@ -469,7 +452,7 @@ static void emit_items_table(emit_t *e, const cc_value_t *items)
     e->items_done[i] = true;
     emit_value_deps(e, items);
     cc_buf_printf(&e->tables, "\n/* array items: %s */\nstatic const contractc_value_t %s = ",
-                  type_word(items->type), e->t->items[i].ident);
+                  cc_type_name(items->type), e->t->items[i].ident);
     emit_value_init(e, &e->tables, items, e->t->items[i].table, "");
     cc_buf_puts(&e->tables, ";\n");
 }

@@ -60,23 +60,6 @@
 
 static const char k_hash_tag[] = "contractc-hash-v1\n";
 
-static const char *type_name(contractc_type_t t)
-{
-    switch (t) {
-    case CONTRACTC_TYPE_STRING: return "string";
-    case CONTRACTC_TYPE_INTEGER: return "integer";
-    case CONTRACTC_TYPE_NUMBER: return "number";
-    case CONTRACTC_TYPE_BOOLEAN: return "boolean";
-    case CONTRACTC_TYPE_DECIMAL: return "decimal";
-    case CONTRACTC_TYPE_ENUM: return "enum";
-    case CONTRACTC_TYPE_DATE: return "date";
-    case CONTRACTC_TYPE_DATETIME: return "datetime";
-    case CONTRACTC_TYPE_OBJECT: return "object";
-    case CONTRACTC_TYPE_ARRAY: return "array";
-    }
-    return "unknown";
-}
-
 static const char *rule_kind_name(cc_rule_kind_t k)
 {
     switch (k) {
@@ -149,7 +132,7 @@ static void model_object(cc_buf_t *b, const cc_object_t *obj);
 static void model_value(cc_buf_t *b, const cc_value_t *v)
 {
     key(b, "type");
-    cc_buf_json_string(b, type_name(v->type), strlen(type_name(v->type)));
+    cc_buf_json_string(b, cc_type_name(v->type), strlen(cc_type_name(v->type)));
     switch (v->type) {
     case CONTRACTC_TYPE_STRING:
         key(b, "min_length");

@@ -72,8 +72,6 @@ bool cc_is_json_number(const char *s);
 /* True for [A-Za-z_][A-Za-z0-9_]*. */
 bool cc_is_identifier(const char *s);
 
-/* The contract's spelling of a built-in type ("decimal"). */
-const char *cc_type_name(contractc_type_t type);
 
 /* Frees what a value owns (not the value itself). */
 void cc_value_clear(cc_value_t *value);

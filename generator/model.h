@@ -212,6 +212,10 @@ cc_contract_t *cc_contract_load_buffer(const char *display_path, const char *tex
 /* NULL-safe. */
 void cc_contract_free(cc_contract_t *contract);
 
+/* The contract-language name of a type ("string", "decimal", ...); "?" for
+ * a value out of range. */
+const char *cc_type_name(contractc_type_t type);
+
 /* The value a field path of a rule leads to, after check.c resolved it. */
 const cc_field_t *cc_path_field(const cc_object_t *owner, const cc_path_t *path);
 
