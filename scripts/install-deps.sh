@@ -4,6 +4,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config clang valgrind
+  libclang-rt-14-dev    # clang's sanitizer and libFuzzer runtimes (only a Recommends of clang)
   libyaml-dev      # reading contracts (generator)
   libcjson-dev     # schemas, --json, logs (generator and CLI)
   libssl-dev       # libcrypto: sha256 of the contract (generator)
