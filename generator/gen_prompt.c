@@ -244,6 +244,25 @@ char *cc_value_example(const cc_field_t *field)
     return field ? value_example(&field->value, field->example) : NULL;
 }
 
+bool cc_value_has_example(const cc_field_t *field)
+{
+    /* value_example's NULL cases, other than out of memory */
+    if (!field)
+        return false;
+    const cc_value_t *v = &field->value;
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING:
+        return field->example != NULL;
+    case CONTRACTC_TYPE_ENUM:
+        return field->example != NULL || (v->enumeration && v->enumeration->count > 0);
+    case CONTRACTC_TYPE_OBJECT:
+    case CONTRACTC_TYPE_ARRAY:
+        return false;
+    default:
+        return true;
+    }
+}
+
 /* ---- rule sentences -------------------------------------------------- */
 
 static const char *op_words(contractc_compare_op_t op)

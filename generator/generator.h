@@ -32,6 +32,11 @@ char *cc_emit_prompt(const cc_contract_t *contract, size_t *len);
  * without an example. */
 char *cc_value_example(const cc_field_t *field);
 
+/* True when cc_value_example() gives an example for this field, so that its
+ * NULL can be told apart: "none" when this is false, out of memory when it
+ * is true. */
+bool cc_value_has_example(const cc_field_t *field);
+
 /* The rule in words, e.g. "amount, currency and amount_text must be all
  * null or all set": the rule problem's message and, when the rule has no
  * `prompt:`, its prompt sentence. */

@@ -260,14 +260,19 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
     default:
         break;
     }
-    if (f && v == &f->value && v->type != CONTRACTC_TYPE_OBJECT && v->type != CONTRACTC_TYPE_ARRAY)
+    if (f && v == &f->value && v->type != CONTRACTC_TYPE_OBJECT && v->type != CONTRACTC_TYPE_ARRAY) {
         out->example = pool_take(b, cc_value_example(f));
+        if (!out->example && cc_value_has_example(f))
+            b->failed = true; /* out of memory, not "no example" */
+    }
     if (!out->example && (v->type == CONTRACTC_TYPE_DECIMAL || v->type == CONTRACTC_TYPE_DATE ||
                           v->type == CONTRACTC_TYPE_DATETIME)) {
         cc_field_t tmp;
         memset(&tmp, 0, sizeof tmp);
         tmp.value = *v;
         out->example = pool_take(b, cc_value_example(&tmp));
+        if (!out->example && cc_value_has_example(&tmp))
+            b->failed = true;
     }
     if (v->dfa) {
         cc_table_dfa_t *d = list_push(b, (void **)&b->t->dfas, &b->t->dfa_count, sizeof *d);

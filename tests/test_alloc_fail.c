@@ -445,44 +445,6 @@ static void violation(violations_t *v, int kind, const char *what, const char *d
         snprintf(v->first[kind], sizeof v->first[kind], "%.600s: %.400s", what, detail);
 }
 
-/* A known issue, expected to fail until fixed: cc_value_example()
- * (generator/gen_prompt.c) returns NULL both for "no example" and for out of
- * memory, so tables.c cannot tell them apart and a failed allocation there
- * drops a value's `.example` (the "like ..." of a problem message) from
- * NAME.c while the generation exits 0.  True when `have` is `ref` without
- * some `.example = ...` lines (and the commas before them). */
-static bool only_examples_dropped(const char *ref, size_t ref_len, const char *have,
-                                  size_t have_len)
-{
-    cc_buf_t a = CC_BUF_INIT, b = CC_BUF_INIT;
-    const char *texts[2] = {ref, have};
-    size_t lens[2] = {ref_len, have_len};
-    cc_buf_t *outs[2] = {&a, &b};
-    for (int k = 0; k < 2; k++) {
-        const char *p = texts[k], *end = texts[k] + lens[k];
-        while (p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-            if (!memmem(p, n, ".example = ", 11)) {
-                while (n && p[n - 1] == ',')
-                    n--;
-                cc_buf_append(outs[k], p, n);
-                cc_buf_putc(outs[k], '\n');
-            }
-            p += n;
-            while (p < end && *p != '\n')
-                p++;
-            p++;
-        }
-    }
-    bool same = a.len == b.len && memcmp(a.data, b.data, a.len) == 0;
-    cc_buf_free(&a);
-    cc_buf_free(&b);
-    return same;
-}
-
-static unsigned long known_example_drops;
-
 /* Checks DIR after a run: only the four artifact names, each byte-identical
  * to the reference.  Returns how many artifacts are present. */
 static size_t check_dir(const char *dir, const char *name, char *const ref[4],
@@ -510,12 +472,8 @@ static size_t check_dir(const char *dir, const char *name, char *const ref[4],
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         size_t len = 0;
         char *have = cc_read_file(path, &len);
-        if (!(have && len == ref_len[k] && memcmp(have, ref[k], len) == 0)) {
-            if (have && only_examples_dropped(ref[k], ref_len[k], have, len))
-                known_example_drops++;
-            else
-                violation(v, V_NOT_COMPLETE, what, e->d_name);
-        }
+        if (!(have && len == ref_len[k] && memcmp(have, ref[k], len) == 0))
+            violation(v, V_NOT_COMPLETE, what, e->d_name);
         free(have);
         present++;
     }
@@ -698,11 +656,6 @@ START_TEST(every_malloc_of_contractc_generate_can_fail_without_a_partial_artifac
             bad += v.count[k];
         }
     }
-    if (known_example_drops)
-        printf("KNOWN ISSUE (expected to fail until fixed): %lu runs exited 0 with a NAME.c that "
-               "lacks a value's .example: cc_value_example() returns NULL for both \"none\" and "
-               "out of memory (generator/gen_prompt.c), and tables.c cannot tell them apart\n",
-               known_example_drops);
     ck_assert_uint_ge(seen_count, only && *only ? 1 : 2);
     globfree(&g);
     rmdir(work);
