@@ -28,6 +28,7 @@
 #endif
 
 #include "internal.h"
+#include "reader.h"
 
 #if defined(_POSIX_VERSION) && _POSIX_VERSION >= 200112L
 #define CC_HAVE_GMTIME_R 1
@@ -153,34 +154,6 @@ static bool json_number_valid(const char *s)
 
 /* ---- JSON writing ----------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s[0..n) (RFC 3629), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t need;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 1;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2;
-        lo = c == 0xE0 ? 0xA0 : 0x80;
-        hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3;
-        lo = c == 0xF0 ? 0x90 : 0x80;
-        hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else
-        return 0;
-    if (n <= need || s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t k = 2; k <= need; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-    return need + 1;
-}
-
 /* A JSON string (RFC 8259 §7): `"`, `\` and control characters escaped,
  * invalid UTF-8 replaced by U+FFFD so that the line is always valid JSON. */
 static void put_string(cc_str_t *s, const char *text)
@@ -201,7 +174,7 @@ static void put_string(cc_str_t *s, const char *text)
             cc_str_append(s, esc, 6);
             i++;
         } else {
-            size_t k = utf8_seq(p + i, n - i);
+            size_t k = cc_utf8_length(p + i, n - i);
             if (k == 0) {
                 cc_str_puts(s, "\xEF\xBF\xBD");
                 i++;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "reader.h"
 
 const char *contractc_role_name(contractc_role_t role)
 {
@@ -119,47 +120,6 @@ contractc_status_t contractc_transcript_add(contractc_transcript_t *transcript,
     return transcript_add3(transcript, role, text, len, NULL, 0, NULL, 0);
 }
 
-/* The same rule as contractc_parse applies to the source: RFC 3629 UTF-8
- * (no surrogates, no overlongs, at most U+10FFFF). */
-static bool utf8_valid(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t need;
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF)
-            need = 1;
-        else if (c >= 0xE0 && c <= 0xEF) {
-            need = 2;
-            if (c == 0xE0)
-                lo = 0xA0;
-            else if (c == 0xED)
-                hi = 0x9F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            need = 3;
-            if (c == 0xF0)
-                lo = 0x90;
-            else if (c == 0xF4)
-                hi = 0x8F;
-        } else
-            return false;
-        if (n - i <= need)
-            return false;
-        if (s[i + 1] < lo || s[i + 1] > hi)
-            return false;
-        for (size_t k = 2; k <= need; k++)
-            if ((s[i + k] & 0xC0) != 0x80)
-                return false;
-        i += need + 1;
-    }
-    return true;
-}
-
 #define CC_LOOP_SOURCE_MAX ((size_t)4 << 20) /* 4 MiB, as contractc_parse */
 
 contractc_status_t contractc_transcript_begin(contractc_transcript_t *transcript,
@@ -176,7 +136,7 @@ contractc_status_t contractc_transcript_begin(contractc_transcript_t *transcript
                                NULL, 0);
     }
     if (!source || source_len > CC_LOOP_SOURCE_MAX ||
-        !utf8_valid((const unsigned char *)source, source_len))
+        !cc_utf8_valid((const unsigned char *)source, source_len))
         return CONTRACTC_EINVAL;
     /* "Here is the customer email:" -- the source's description is written
      * for the prompt ("the customer email"), so it reads as a phrase. */

@@ -200,6 +200,39 @@ static size_t utf8_sequence(const unsigned char *q, const unsigned char *end,
     return need;
 }
 
+size_t cc_utf8_length(const unsigned char *s, size_t n)
+{
+    uint32_t cp;
+    const char *why;
+    if (n == 0)
+        return 0;
+    if (s[0] < 0x80)
+        return 1;
+    return utf8_sequence(s, s + n, &cp, &why);
+}
+
+bool cc_utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (s[i] < 0x80) {
+            /* ASCII runs 8 bytes at a time (portable: a memcpy'd uint64_t
+             * with no high bit set holds 8 ASCII bytes in any byte order). */
+            uint64_t w;
+            while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & UINT64_C(0x8080808080808080)) == 0))
+                i += 8;
+            if (i < n && s[i] < 0x80)
+                i++;
+            continue;
+        }
+        size_t len = cc_utf8_length(s + i, n - i);
+        if (len == 0)
+            return false;
+        i += len;
+    }
+    return true;
+}
+
 static bool fail_utf8(cc_reader_t *r, const unsigned char *at, const char *why)
 {
     msg_t m = {{0}, 0};

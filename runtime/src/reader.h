@@ -113,6 +113,16 @@ bool cc_skip_value(cc_reader_t *r);
 bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
                     const char *message);
 
+/* Length (1..4) of the well-formed UTF-8 sequence (RFC 3629: no overlongs,
+ * no surrogates, at most U+10FFFF) at s[0..n), or 0 when there is none.
+ * The runtime's one UTF-8 rule, shared by the reader, the source check
+ * and the log writer. */
+size_t cc_utf8_length(const unsigned char *s, size_t n);
+
+/* True when s[0..n) is well-formed UTF-8 throughout (ASCII runs are
+ * checked eight bytes at a time). */
+bool cc_utf8_valid(const unsigned char *s, size_t n);
+
 /* 1-based line and 1-based byte column of a raw offset (LF ends a line). */
 void cc_reader_line_column(const cc_reader_t *r, size_t offset,
                            size_t *line, size_t *column);

@@ -1434,46 +1434,6 @@ static bool has_checks_value(const contractc_value_t *v, unsigned depth)
  * Entry point
  * ------------------------------------------------------------------------ */
 
-/* RFC 3629 well-formed UTF-8 (for the source text). */
-static bool utf8_valid(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned char b = s[i];
-        if (b < 0x80) {
-            /* ASCII runs 8 bytes at a time (portable: a memcpy'd uint64_t
-             * with no high bit set holds 8 ASCII bytes in any byte order). */
-            uint64_t w;
-            while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & UINT64_C(0x8080808080808080)) == 0))
-                i += 8;
-            if (i < n && s[i] < 0x80)
-                i++;
-            continue;
-        }
-        size_t len;
-        unsigned lo = 0x80, hi = 0xBF;
-        if (b >= 0xC2 && b <= 0xDF)
-            len = 2;
-        else if (b >= 0xE0 && b <= 0xEF) {
-            len = 3;
-            if (b == 0xE0) lo = 0xA0;
-            if (b == 0xED) hi = 0x9F;
-        } else if (b >= 0xF0 && b <= 0xF4) {
-            len = 4;
-            if (b == 0xF0) lo = 0x90;
-            if (b == 0xF4) hi = 0x8F;
-        } else
-            return false;
-        if (n - i < len || s[i + 1] < lo || s[i + 1] > hi)
-            return false;
-        for (size_t k = 2; k < len; k++)
-            if ((s[i + k] & 0xC0) != 0x80)
-                return false;
-        i += len;
-    }
-    return true;
-}
-
 static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
 {
     cc_problems_truncate(c->problems, keep, dropped);
@@ -1527,7 +1487,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
             problems->error = "the source text is over 4 MiB";
             return CONTRACTC_EINVAL;
         }
-        if (!utf8_valid((const unsigned char *)source, source_len)) {
+        if (!cc_utf8_valid((const unsigned char *)source, source_len)) {
             problems->error = "the source text is not valid UTF-8";
             return CONTRACTC_EINVAL;
         }
