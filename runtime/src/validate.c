@@ -48,15 +48,37 @@ typedef struct cc_parse {
     void *user;
     size_t found;  /* problems found in this parse, kept or dropped */
     bool oom;
+    const struct cc_step *at; /* the value being read; NULL: the root "$" */
     size_t path_len;
-    char path[CC_PATH_MAX + 8];
+    char path[CC_PATH_MAX + 8]; /* built from `at` only when reporting */
 } cc_parse_t;
+
+/*
+ * One step of the path to the value being read: a field of the contract, a
+ * key from the reply (unexpected or duplicate), or an array index.  Steps
+ * live on the C stack of the function reading the value, linked to their
+ * parent, so the hot path pays two stores per step; the "$.a[2].b" text is
+ * built only when a problem is reported (report(), path_render()).
+ */
+typedef enum { STEP_FIELD, STEP_KEY, STEP_INDEX } cc_step_kind_t;
+
+typedef struct cc_step {
+    const struct cc_step *up;
+    cc_step_kind_t kind;
+    const contractc_field_t *field; /* STEP_FIELD */
+    const char *key;                /* STEP_KEY: the decoded key */
+    size_t n;                       /* STEP_KEY: its bytes; STEP_INDEX: the index */
+} cc_step_t;
+
+/* Makes `s` the current step (its parent is the current one). */
+static void step_enter(cc_parse_t *c, cc_step_t *s) { s->up = c->at; c->at = s; }
+static void step_leave(cc_parse_t *c, const cc_step_t *s) { c->at = s->up; }
 
 /* ------------------------------------------------------------------------
  * Paths
  * ------------------------------------------------------------------------ */
 
-/* Appends a segment; returns the length to restore with path_pop.  A path
+/* Appends a segment; returns the length before it.  A path
  * that would pass CC_PATH_MAX ends in "…" instead. */
 static size_t path_push(cc_parse_t *c, const char *seg, size_t n)
 {
@@ -74,12 +96,6 @@ static size_t path_push(cc_parse_t *c, const char *seg, size_t n)
     }
     c->path[c->path_len] = '\0';
     return mark;
-}
-
-static void path_pop(cc_parse_t *c, size_t mark)
-{
-    c->path_len = mark;
-    c->path[mark] = '\0';
 }
 
 static size_t path_push_index(cc_parse_t *c, size_t index)
@@ -162,6 +178,21 @@ static size_t path_push_key(cc_parse_t *c, const char *k, size_t n)
     return path_push(c, seg, o);
 }
 
+/* Appends the path of `s` (root first) to c->path.  The chain is as deep as
+ * the contract's nesting (at most 2 steps per level), like the reading
+ * recursion itself. */
+static void path_render(cc_parse_t *c, const cc_step_t *s)
+{
+    if (!s)
+        return;
+    path_render(c, s->up);
+    switch (s->kind) {
+    case STEP_FIELD: path_push(c, s->field->path_segment, strlen(s->field->path_segment)); break;
+    case STEP_KEY: path_push_key(c, s->key, s->n); break;
+    case STEP_INDEX: path_push_index(c, s->n); break;
+    }
+}
+
 /* ------------------------------------------------------------------------
  * Reporting
  * ------------------------------------------------------------------------ */
@@ -170,6 +201,9 @@ static void report(cc_parse_t *c, contractc_kind_t kind, const cc_str_t *model,
                    const cc_str_t *log, const char *rule)
 {
     c->found++;
+    c->path_len = 1;
+    c->path[1] = '\0';
+    path_render(c, c->at);
     if (model->failed || log->failed ||
         !cc_problems_add(c->problems, kind, c->path, model->data ? model->data : "",
                          log->data ? log->data : "", rule, 0, 0))
@@ -308,6 +342,39 @@ static bool bit_get(const uint64_t *bits, size_t i) { return (bits[i / 64] >> (i
 static void bit_set(uint64_t *bits, size_t i) { bits[i / 64] |= (uint64_t)1 << (i % 64); }
 
 static bool fail(cc_parse_t *c) { return c->r.failed || c->oom; }
+
+/* a[0..n) == b[0..n).  Keys are short: word compares beat a call to memcmp. */
+static bool bytes_equal(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y;
+    if (n >= 8) {
+        for (; n > 8; n -= 8, a += 8, b += 8) {
+            memcpy(&x, a, 8);
+            memcpy(&y, b, 8);
+            if (x != y)
+                return false;
+        }
+        /* The last 8 bytes, overlapping the previous word when n < 8. */
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) { /* the first and the last 4 bytes, overlapping */
+        uint32_t u, v, w, z;
+        memcpy(&u, a, 4);
+        memcpy(&v, b, 4);
+        memcpy(&w, a + n - 4, 4);
+        memcpy(&z, b + n - 4, 4);
+        return u == v && w == z;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/* Words of a per-field bitset of `o` that are in use (fields < 1024). */
+static size_t bitset_words(const contractc_object_t *o) { return (o->field_count + 63u) / 64u; }
 
 /* The decoded text of a scanned string: the raw bytes when it has no
  * escapes, else a copy in the arena.  NULL when out of memory. */
@@ -664,7 +731,7 @@ static int read_formatted(cc_parse_t *c, const contractc_value_t *v, cc_slot_t s
     case CONTRACTC_TYPE_ENUM: {
         const contractc_enum_t *e = v->enumeration;
         for (uint32_t i = 0; i < e->count; i++) {
-            if (e->values[i].len == n && memcmp(e->values[i].text, text, n) == 0) {
+            if (e->values[i].len == n && bytes_equal(e->values[i].text, text, n)) {
                 int value = (int)i + 1;
                 memcpy(slot.dst, &value, sizeof value);
                 return V_OK;
@@ -715,6 +782,8 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
     const size_t keep = v->max_items == CONTRACTC_UNBOUNDED ? (size_t)-1 : v->max_items;
     if (item_ok && iv->type == CONTRACTC_TYPE_OBJECT)
         memset(item_ok, 0xff, CC_BITSET_WORDS * sizeof *item_ok);
+    cc_step_t step = {NULL, STEP_INDEX, NULL, NULL, 0};
+    step_enter(c, &step);
     int ch = cc_peek(&c->r);
     if (ch == ']') {
         c->r.p++;
@@ -746,7 +815,7 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
                 memset(scratch, 0, size);
                 at = scratch;
             }
-            size_t mark = path_push_index(c, count);
+            step.n = count;
             cc_slot_t s = {at, NULL, NULL};
             if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY)
                 s.aux = (size_t *)(void *)(at + sizeof(void *));
@@ -755,7 +824,7 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
             if (iv->type == CONTRACTC_TYPE_OBJECT && cc_peek(&c->r) == '{') {
                 r = read_object(c, iv->object, at, bits);
                 if (item_ok)
-                    for (size_t w = 0; w < CC_BITSET_WORDS; w++)
+                    for (size_t w = 0; w < bitset_words(iv->object); w++)
                         item_ok[w] &= bits[w];
             } else {
                 bool item_own_ok;
@@ -763,7 +832,6 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
                 if (item_ok && iv->type == CONTRACTC_TYPE_OBJECT)
                     memset(item_ok, 0, CC_BITSET_WORDS * sizeof *item_ok);
             }
-            path_pop(c, mark);
             if (r == V_FAIL)
                 return V_FAIL;
             if (r == V_BAD)
@@ -786,6 +854,7 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
             break;
         }
     }
+    step_leave(c, &step);
     cc_leave(&c->r);
     *own_ok = true;
     if (count < v->min_items || count > v->max_items) {
@@ -1203,12 +1272,16 @@ static void run_rules(cc_parse_t *c, const contractc_object_t *o, const unsigned
 }
 
 /* Reads an object (the cursor at '{') into the struct at `base`.
- * ok_bits[i]: field i was present and its whole value passed. */
+ * ok_bits[i]: field i was present and its whole value passed (the first
+ * bitset_words(o) words are written). */
 static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
                        uint64_t *ok_bits)
 {
-    uint64_t seen[CC_BITSET_WORDS] = {0};
-    memset(ok_bits, 0, CC_BITSET_WORDS * sizeof *ok_bits);
+    const size_t words = bitset_words(o);
+    uint64_t seen[CC_BITSET_WORDS];
+    uint32_t seen_count = 0;
+    for (size_t w = 0; w < words; w++)
+        seen[w] = ok_bits[w] = 0;
     cc_sum_gate_t sums[CC_SUM_MASKS];
     size_t sum_count = 0;
     for (uint32_t i = 0; i < o->rule_count && sum_count < CC_SUM_MASKS; i++) {
@@ -1223,6 +1296,12 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
     c->r.p++; /* '{' */
     if (!cc_enter(&c->r))
         return V_FAIL;
+    cc_step_t step = {NULL, STEP_FIELD, NULL, NULL, 0};
+    step_enter(c, &step);
+    /* Replies usually list the keys in the contract's order (the schema's
+     * property order), so the field after the last one found is tried
+     * first, and the sorted lookup only runs when it is not the key. */
+    uint32_t next = 0;
     int ch = cc_peek(&c->r);
     if (ch == '}') {
         c->r.p++;
@@ -1237,32 +1316,43 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                 return V_FAIL;
             char small[256];
             const char *key = (const char *)kt.raw;
-            if (kt.has_escapes) {
-                if (kt.decoded_len <= sizeof small) {
-                    cc_decode_string(&kt, small);
-                    key = small;
-                } else if (!(key = string_text(c, &kt))) {
-                    return V_FAIL;
+            const contractc_field_t *f = NULL;
+            uint32_t fi = 0;
+            if (!kt.has_escapes) {
+                /* Without escapes the raw bytes are the key. */
+                if (next < o->field_count && o->fields[next].name_len == kt.raw_len &&
+                    bytes_equal(o->fields[next].name, key, kt.raw_len)) {
+                    fi = next;
+                    f = &o->fields[next];
                 }
+            } else if (kt.decoded_len <= sizeof small) {
+                cc_decode_string(&kt, small);
+                key = small;
+            } else if (!(key = string_text(c, &kt))) {
+                return V_FAIL;
             }
             if (!cc_expect(&c->r, ':', "':' after the key"))
                 return V_FAIL;
-            uint32_t fi = 0;
-            const contractc_field_t *f = find_field(o, key, kt.decoded_len, &fi);
-            size_t mark = f ? path_push(c, f->path_segment, strlen(f->path_segment))
-                            : path_push_key(c, key, kt.decoded_len);
+            if (!f)
+                f = find_field(o, key, kt.decoded_len, &fi);
             if (!f || bit_get(seen, fi)) {
+                if (f) {
+                    step.kind = STEP_FIELD;
+                    step.field = f;
+                } else {
+                    step.kind = STEP_KEY;
+                    step.key = key;
+                    step.n = kt.decoded_len;
+                }
                 if (f) {
                     cc_msg_t m;
                     msg_init(c, &m);
                     msg_both(&m, "the key appears more than once; give each key exactly once");
                     msg_report(c, &m, CONTRACTC_KIND_DUPLICATE, NULL);
-                    bit_set(seen, fi);
                 } else {
                     report_unexpected(c, o, key, kt.decoded_len, seen);
                 }
                 result = V_BAD;
-                path_pop(c, mark);
                 if (!cc_skip_value(&c->r))
                     return V_FAIL;
                 if (f) { /* a duplicate spoils the field for the rules */
@@ -1270,6 +1360,10 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                 }
             } else {
                 bit_set(seen, fi);
+                seen_count++;
+                next = fi + 1;
+                step.kind = STEP_FIELD;
+                step.field = f;
                 size_t before = c->found;
                 cc_slot_t slot = {base + f->offset,
                                   f->aux_offset == UINT32_MAX ? NULL
@@ -1282,7 +1376,6 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                         g = &sums[k];
                 bool own_ok = false;
                 int r = read_value(c, &f->value, f->nullable, slot, &own_ok, g ? g->item_ok : NULL);
-                path_pop(c, mark);
                 if (r == V_FAIL)
                     return V_FAIL;
                 if (g)
@@ -1309,19 +1402,20 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
         }
     }
     cc_leave(&c->r);
-    for (uint32_t i = 0; i < o->field_count; i++) {
+    step.kind = STEP_FIELD;
+    for (uint32_t i = 0; seen_count < o->field_count && i < o->field_count; i++) {
         if (bit_get(seen, i))
             continue;
         const contractc_field_t *f = &o->fields[i];
-        size_t mark = path_push(c, f->path_segment, strlen(f->path_segment));
+        step.field = f;
         cc_msg_t m;
         msg_init(c, &m);
         msg_both(&m, f->nullable ? "the key is missing; every key must be present: write null when the value is not stated"
                                  : "the key is missing; it is required");
         msg_report(c, &m, CONTRACTC_KIND_MISSING, NULL);
-        path_pop(c, mark);
         result = V_BAD;
     }
+    step_leave(c, &step);
     if (fail(c))
         return V_FAIL;
     size_t before = c->found;
@@ -1371,14 +1465,16 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
 /* Runs the object's nested checks first (document order), then its own. */
 static void run_checks_object(cc_parse_t *c, const contractc_object_t *o, const unsigned char *base)
 {
+    cc_step_t step = {NULL, STEP_FIELD, NULL, NULL, 0};
+    step_enter(c, &step);
     for (uint32_t i = 0; i < o->field_count && !c->oom; i++) {
         const contractc_field_t *f = &o->fields[i];
         if (field_is_null(f, base))
             continue;
-        size_t mark = path_push(c, f->path_segment, strlen(f->path_segment));
+        step.field = f;
         run_checks_value(c, &f->value, base + f->offset);
-        path_pop(c, mark);
     }
+    step_leave(c, &step);
     for (uint32_t i = 0; i < o->rule_count && !c->oom; i++) {
         const contractc_rule_t *rule = &o->rules[i];
         if (rule->kind != CONTRACTC_RULE_CHECK || !rule->check)
@@ -1398,11 +1494,13 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
         size_t count;
         memcpy(&items, at, sizeof items);
         memcpy(&count, at + sizeof(void *), sizeof count);
+        cc_step_t step = {NULL, STEP_INDEX, NULL, NULL, 0};
+        step_enter(c, &step);
         for (size_t i = 0; i < count && !c->oom; i++) {
-            size_t mark = path_push_index(c, i);
+            step.n = i;
             run_checks_value(c, v->items, items + i * v->item_size);
-            path_pop(c, mark);
         }
+        step_leave(c, &step);
     }
 }
 
@@ -1501,8 +1599,13 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     cc_parse_t state;
     cc_parse_t *c = &state;
     const contractc_allocator_t *allocator = options ? options->allocator : NULL;
-    memset(c, 0, offsetof(cc_parse_t, path));
+    /* Every member up to the path buffer is set here; the reader is set by
+     * cc_reader_begin (or below, for a reply over max_bytes). */
     c->contract = contract;
+    c->arena = NULL;
+    c->found = 0;
+    c->oom = false;
+    c->at = NULL;
     c->problems = problems;
     c->allocator = allocator;
     c->source = source;
@@ -1564,6 +1667,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         if (!fail(c))
             cc_reader_finish(&c->r);
     }
+    c->at = NULL; /* a failed read returns from inside its steps */
     problems->fenced = c->r.fenced;
     if (c->oom)
         goto done;
@@ -1572,8 +1676,6 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         goto done;
     }
     if (c->found == 0 && has_checks_object(root, 0)) {
-        c->path_len = 1;
-        c->path[1] = '\0';
         run_checks_object(c, root, out);
     }
     if (!c->oom && c->found == 0)
