@@ -667,14 +667,21 @@ cc_convert_t cc_convert_decimal(const char *text, size_t len, uint8_t scale,
 
     /* The value: |minor| <= 2^63 - 1, or 2^63 when negative. */
     limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    for (k = int_start; k < len; k++) {
-        unsigned digit;
-        if (text[k] == '.')
-            continue;
-        digit = (unsigned)(text[k] - '0');
-        if (v > (limit - digit) / 10)
-            return CC_CONVERT_RANGE;
-        v = v * 10 + digit;
+    if (int_end - int_start + scale <= 18) {
+        /* 18 digits stay below 10^18 < 2^63: no check (or division) per digit. */
+        for (k = int_start; k < len; k++)
+            if (text[k] != '.')
+                v = v * 10 + (unsigned)(text[k] - '0');
+    } else {
+        for (k = int_start; k < len; k++) {
+            unsigned digit;
+            if (text[k] == '.')
+                continue;
+            digit = (unsigned)(text[k] - '0');
+            if (v > (limit - digit) / 10)
+                return CC_CONVERT_RANGE;
+            v = v * 10 + digit;
+        }
     }
     if (negative)
         *minor = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
