@@ -39,6 +39,7 @@ typedef struct cc_str {
     char *data;
     size_t len, capacity;
     bool failed;
+    bool discard; /* the message would be dropped (the list is full): build nothing */
     const contractc_allocator_t *allocator;
 } cc_str_t;
 

@@ -158,7 +158,7 @@ void cc_str_init(cc_str_t *s, const contractc_allocator_t *allocator)
 
 void cc_str_append(cc_str_t *s, const char *text, size_t n)
 {
-    if (s->failed)
+    if (s->failed || s->discard)
         return;
     if (s->len + n + 1 > s->capacity) {
         size_t cap = s->capacity ? s->capacity : 128;

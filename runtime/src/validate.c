@@ -201,6 +201,11 @@ static void report(cc_parse_t *c, contractc_kind_t kind, const cc_str_t *model,
                    const cc_str_t *log, const char *rule)
 {
     c->found++;
+    if (c->problems->count_ >= c->problems->cap) {
+        /* Past the cap a problem is only counted: no path, no copy. */
+        c->problems->dropped++;
+        return;
+    }
     c->path_len = 1;
     c->path[1] = '\0';
     path_render(c, c->at);
@@ -220,6 +225,8 @@ static void msg_init(cc_parse_t *c, cc_msg_t *m)
 {
     cc_str_init(&m->model, c->allocator);
     cc_str_init(&m->log, c->allocator);
+    /* A message past the list's cap would be dropped: skip building it. */
+    m->model.discard = m->log.discard = c->problems->count_ >= c->problems->cap;
 }
 
 static void msg_both(cc_msg_t *m, const char *text)
@@ -1034,6 +1041,10 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const 
 {
     cc_msg_t m;
     msg_init(c, &m);
+    if (m.model.discard) { /* past the cap: counted, not described */
+        msg_report(c, &m, CONTRACTC_KIND_UNEXPECTED, NULL);
+        return;
+    }
     msg_both(&m, "unexpected key");
     const contractc_field_t *near = suggest_field(o, k, n, seen);
     if (near) {
