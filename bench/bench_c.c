@@ -16,8 +16,11 @@
  *                     (and, for contractc, the bound k * bytes + 4 KiB)
  *           once      one pass inside bench_pass() (for callgrind
  *                     --toggle-collect=bench_pass)
- *           series    per reply: "bytes=... ns=..." (median of repeated
- *                     parses, at least SECONDS in all)
+ *
+ * The scaling series is timed with `time` over corpora of distinct replies
+ * (one per shape and size), never one reply repeated: the branch predictor
+ * would learn a reply of up to ~100 KB and make small replies look several
+ * times faster per byte than large ones.
  *
  * Output is key=value text for bench/run.py.  Exit 0; 2 for usage errors.
  */
@@ -319,7 +322,7 @@ BENCH_NOINLINE size_t bench_pass(const ctx_t *x, const bench_corpus_t *c)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench_c time|verdicts|mem|once|series contractc|cjson|strict "
+    fprintf(stderr, "usage: bench_c time|verdicts|mem|once contractc|cjson|strict "
                     "refund|invoice|repo_map CORPUS [SECONDS]\n");
     return 2;
 }
@@ -371,21 +374,6 @@ int main(int argc, char **argv)
         printf("ns_per_reply=%.1f mb_per_s=%.1f passes=%zu replies=%zu bytes=%zu\n",
                m / (double)c.count, (double)c.bytes / m * 1e3, n, c.count, c.bytes);
         free(passes);
-    } else if (strcmp(mode, "series") == 0) {
-        double *t = malloc(100000 * sizeof *t);
-        for (size_t i = 0; i < c.count; i++) {
-            const bench_reply_t *r = &c.items[i];
-            run_one(&x, r); /* warm-up */
-            size_t n = 0;
-            double start = now_ns();
-            while (n < 100000 && (n < 5 || now_ns() - start < seconds * 1e9 / (double)c.count)) {
-                double t0 = now_ns();
-                run_one(&x, r);
-                t[n++] = now_ns() - t0;
-            }
-            printf("bytes=%zu ns=%.1f\n", r->reply_len, median(t, n));
-        }
-        free(t);
     } else if (strcmp(mode, "mem") == 0) {
         contractc_allocator_t alloc = {count_alloc, count_free, &g_counts};
         if (x.runner == R_CONTRACTC) {

@@ -6,7 +6,7 @@
  *
  * RUNNER: simdjson (dom::parser::parse, one parser reused, as its
  * documentation recommends) or utf8 (simdjson::validate_utf8).  MODE:
- * time | verdicts | once | series, with bench_c's output (bench_c.c).
+ * time | verdicts | once, with bench_c's output (bench_c.c).
  * Replies are copied into padded_strings at load time: simdjson needs
  * SIMDJSON_PADDING readable bytes past the end, and a caller that reads
  * replies off the network can allocate them padded for free.
@@ -63,7 +63,7 @@ extern "C" __attribute__((noinline)) size_t bench_pass(simdjson::dom::parser *pa
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        std::fprintf(stderr, "usage: bench_simdjson time|verdicts|once|series simdjson|utf8 CORPUS [SECONDS]\n");
+        std::fprintf(stderr, "usage: bench_simdjson time|verdicts|once simdjson|utf8 CORPUS [SECONDS]\n");
         return 2;
     }
     std::string mode = argv[1], runner = argv[2];
@@ -97,18 +97,6 @@ int main(int argc, char **argv)
         double m = median(passes);
         std::printf("ns_per_reply=%.1f mb_per_s=%.1f passes=%zu replies=%zu bytes=%zu\n",
                     m / (double)c.count, (double)c.bytes / m * 1e3, passes.size(), c.count, c.bytes);
-    } else if (mode == "series") {
-        for (const auto &s : replies) {
-            std::vector<double> t;
-            run_one(parser, s);
-            double start = now_ns();
-            while (t.size() < 5 || now_ns() - start < seconds * 1e9 / (double)replies.size()) {
-                double t0 = now_ns();
-                run_one(parser, s);
-                t.push_back(now_ns() - t0);
-            }
-            std::printf("bytes=%zu ns=%.1f\n", s.size(), median(t));
-        }
     } else {
         bench_corpus_free(&c);
         return 2;

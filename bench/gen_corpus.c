@@ -5,10 +5,12 @@
  *
  * writes OUTDIR/refund.corpus, invoice.corpus, repo_map.corpus (about 90%
  * valid replies, the rest broken in one way each) and the scaling series
- * OUTDIR/series_{valid,keys,strings,deep}.corpus (invoice replies of about
- * 100 B, 1 KB, 10 KB, 100 KB and 1 MB).  SCALE (default 1) divides the
- * corpus sizes, for the quick smoke test.  The same seed gives the same
- * bytes on every machine (splitmix64, no libc rand).
+ * OUTDIR/series_SHAPE_SIZE.corpus, SHAPE valid, keys, strings or deep,
+ * SIZE 100, 1000, 10000, 100000 or 1000000 (invoice replies of about that
+ * many bytes, about 4 MiB of distinct replies per file).  SCALE (default 1)
+ * divides the corpus sizes and the series' reply counts, for the quick
+ * smoke test.  The same seed gives the same bytes on every machine
+ * (splitmix64, no libc rand).
  *
  * Only replies whose verdict JSON Schema (with the ajv runner's custom
  * keywords for grounding and the rules) and a careful cJSON validator can
@@ -317,56 +319,205 @@ static void gen_repo_map(FILE *f, size_t n)
     free(b.data);
 }
 
-/* ---- the scaling series (invoice) --------------------------------------- */
+/* ---- the scaling series (invoice) ---------------------------------------
+ * For every shape and nominal size S, K = max(1, ceil(4 MiB / S)) / SCALE
+ * distinct replies (different random content, the same shape, S bytes
+ * each where the shape allows it), in OUTDIR/series_SHAPE_S.corpus.  Each
+ * size is timed over its K replies: one reply parsed over and over lets
+ * the branch predictor learn it (small replies then look several times
+ * faster per byte than large ones), real traffic never repeats a reply. */
 static const size_t series_sizes[] = {100, 1000, 10000, 100000, 1000000};
 #define SERIES_COUNT (sizeof series_sizes / sizeof *series_sizes)
+#define SERIES_BYTES ((size_t)4 << 20)
+#define SERIES_MAX_DEPTH 62 /* the limit 64 less the root object and "junk" */
 
-/* A valid invoice of about `size` bytes: up to 200 items, descriptions
- * long enough to reach the size. */
-static void series_valid(buf_t *b, size_t size)
+/* Appends exactly n bytes of text: whole words (JSON-escaped already)
+ * while they fit, then random letters. */
+static void put_text_exact(buf_t *b, size_t n)
 {
-    long items = size < 2000 ? 1 : size / 5000 > 200 ? 200 : (long)(size / 5000) + 1;
-    size_t per = size / (size_t)items;
-    size_t desc = per > 150 ? per - 100 : 5;
-    put_invoice(b, items, desc, desc, -1);
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyz";
+    size_t end = b->len + n;
+    for (;;) {
+        const char *w = words[rnd() % (sizeof words / sizeof *words)];
+        size_t sep = b->len > end - n, wl = strlen(w); /* a blank unless first */
+        if (b->len + sep + wl > end)
+            break;
+        if (sep)
+            puts_(b, " ");
+        put(b, w, wl);
+    }
+    if (b->len > end - n && b->len + 1 < end)
+        puts_(b, " ");
+    while (b->len < end) {
+        char c = letters[rnd() % (sizeof letters - 1)];
+        put(b, &c, 1);
+    }
 }
 
-/* Many unexpected keys: every one is a problem (most beyond the cap). */
+/* A valid invoice of `size` bytes (at least its skeleton with 1-byte
+ * texts: about 105 B): min(200, size / 5000 + 1) items, 1 below 2 KB;
+ * random amounts, a total within the tolerance, description lengths
+ * varying by item, the vendor name taking the remainder. */
+static void series_valid(buf_t *b, size_t size)
+{
+    long items = size < 2000 ? 1 : size / 5000 + 1 > 200 ? 200 : (long)(size / 5000) + 1;
+    long *amounts = malloc(sizeof *amounts * (size_t)items);
+    size_t *desc = malloc(sizeof *desc * (size_t)items);
+    long total = 0;
+    if (!amounts || !desc) {
+        fprintf(stderr, "gen_corpus: out of memory\n");
+        exit(1);
+    }
+    for (long i = 0; i < items; i++) {
+        amounts[i] = rint_in(1, 500000);
+        total += amounts[i];
+    }
+    if (rint_in(0, 3) == 0)
+        total += rint_in(-1, 1); /* within the tolerance */
+    /* The skeleton's bytes: everything but the texts. */
+    char num[32];
+    size_t fixed = strlen("{\"vendor_name\":\"\",\"invoice_total_cents\":,\"line_items\":[]}") +
+                   (size_t)snprintf(num, sizeof num, "%ld", total) + (size_t)(items - 1);
+    for (long i = 0; i < items; i++)
+        fixed += strlen("{\"description\":\"\",\"amount_cents\":}") +
+                 (size_t)snprintf(num, sizeof num, "%ld", amounts[i]);
+    size_t text = size > fixed + 1 + (size_t)items ? size - fixed : 1 + (size_t)items;
+    size_t vendor = (size_t)rint_in(3, 40);
+    if (vendor > text / 4)
+        vendor = 1;
+    /* Descriptions: random weights 1..3, scaled to the rest, at least 1. */
+    size_t rest = text - vendor, weights = 0, used = 0;
+    for (long i = 0; i < items; i++)
+        weights += desc[i] = (size_t)rint_in(100, 300);
+    for (long i = 0; i < items; i++) {
+        size_t d = (size_t)((double)(rest - (size_t)items) * (double)desc[i] / (double)weights);
+        used += desc[i] = d + 1;
+    }
+    vendor += rest - used; /* the rounding */
+    puts_(b, "{\"vendor_name\":\"");
+    put_text_exact(b, vendor);
+    printf_(b, "\",\"invoice_total_cents\":%ld,\"line_items\":[", total);
+    for (long i = 0; i < items; i++) {
+        puts_(b, i ? ",{\"description\":\"" : "{\"description\":\"");
+        put_text_exact(b, desc[i]);
+        printf_(b, "\",\"amount_cents\":%ld}", amounts[i]);
+    }
+    puts_(b, "]}");
+    free(amounts);
+    free(desc);
+}
+
+/* A random member name of n bytes ending in `tag` (which makes every
+ * member of a reply unique and none of invoice's fields): letters, digits,
+ * '_', '-', some 'é' and some "\n". */
+static void put_key(buf_t *b, size_t n, const char *tag)
+{
+    static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+    size_t tl = strlen(tag), end = b->len + n - tl;
+    while (b->len < end) {
+        long r = rint_in(0, 39);
+        if (r == 0 && end - b->len >= 2)
+            puts_(b, "\xc3\xa9");
+        else if (r == 1 && end - b->len >= 2)
+            puts_(b, "\\n");
+        else
+            put(b, &chars[rnd() % (sizeof chars - 1)], 1);
+    }
+    put(b, tag, tl);
+}
+
+/* Many unexpected members: every one is a problem (most beyond the cap).
+ * Random names of 3 to 25 bytes, integers of 1 to 6 digits; the last
+ * name is as long as it takes to fill the size. */
 static void series_keys(buf_t *b, size_t size)
 {
     puts_(b, "{");
-    for (long i = 0; b->len + 16 < size; i++)
-        printf_(b, "%s\"k%ld\":%ld", i ? "," : "", i, i % 10);
+    for (long i = 0;; i++) {
+        char value[32], tag[24];
+        int vl = snprintf(value, sizeof value, "%ld",
+                          (long)((rnd() % 1000000) >> rint_in(0, 19)));
+        int tl = snprintf(tag, sizeof tag, "~%lx", (unsigned long)i);
+        size_t key = (size_t)tl + (size_t)rint_in(1, 20);
+        size_t other = (i ? 1u : 0u) + 3 + (size_t)vl; /* , " " : value */
+        size_t room = size > b->len + 1 ? size - b->len - 1 : 0; /* 1 for '}' */
+        int last = other + key + 40 > room;
+        if (last)
+            key = room > other + (size_t)tl ? room - other : (size_t)tl;
+        if (i)
+            puts_(b, ",");
+        puts_(b, "\"");
+        put_key(b, key, tag);
+        puts_(b, "\":");
+        put(b, value, (size_t)vl);
+        if (last)
+            break;
+    }
     puts_(b, "}");
 }
 
-/* One long vendor name with some multi-byte characters and escapes. */
+/* One long vendor name: words with multi-byte characters and escapes. */
 static void series_strings(buf_t *b, size_t size)
 {
+    static const char tail[] = "\",\"invoice_total_cents\":0,\"line_items\":[]}";
     puts_(b, "{\"vendor_name\":\"");
-    while (b->len + 60 < size)
-        put_text(b, 8);
-    puts_(b, "\",\"invoice_total_cents\":0,\"line_items\":[]}");
+    size_t room = size > b->len + sizeof tail - 1 + 1 ? size - b->len - (sizeof tail - 1) : 1;
+    put_text_exact(b, room);
+    puts_(b, tail);
 }
 
-/* An unexpected key whose value is arrays nested to the depth limit (64:
- * the root object, the outer array and 62 levels), repeated to the size. */
+/* An unexpected member whose value is an array of arrays nested up to the
+ * depth limit (64: the root object, the outer array and 62 levels): each
+ * element a random walk of brackets that climbs to a random peak of 32 to
+ * 62 levels (wiggling on the way), and wanders down again; the elements
+ * and their inner siblings are separated by commas. */
 static void series_deep(buf_t *b, size_t size)
 {
     puts_(b, "{\"junk\":[");
-    for (long i = 0; i == 0 || b->len + 126 < size; i++) {
-        if (i)
+    size_t end = size > b->len + 2 + 2 ? size - 2 : b->len + 2; /* keep "]}" */
+    for (long e = 0;; e++) {
+        size_t room = end > b->len ? end - b->len : 0;
+        if (e)
+            room = room ? room - 1 : 0; /* its comma */
+        if (room < 2 && e)
+            break;
+        size_t budget = (size_t)rint_in(100, 400);
+        if (budget > room || room - budget < 2)
+            budget = room < 2 ? 2 : room;
+        if (e)
             puts_(b, ",");
-        int depth = size < 200 ? 40 : 62;
-        for (int d = 0; d < depth; d++)
-            puts_(b, "[");
-        for (int d = 0; d < depth; d++)
-            puts_(b, "]");
+        size_t start = b->len;
+        long peak = rint_in(32, SERIES_MAX_DEPTH), d = 0;
+        int up = 1, closed = 0;
+        do {
+            size_t left = budget - (b->len - start);
+            int open;
+            if (d == 0)
+                open = 1;
+            else if ((size_t)d + 1 + (size_t)closed >= left || d >= SERIES_MAX_DEPTH)
+                open = 0; /* room only to close (and a comma before an open) */
+            else
+                open = rint_in(0, 99) < (up ? 80 : 20);
+            if (open) {
+                if (closed)
+                    puts_(b, ",");
+                puts_(b, "[");
+                d++;
+                closed = 0;
+                if (d >= peak)
+                    up = 0;
+            } else {
+                puts_(b, "]");
+                d--;
+                closed = 1;
+            }
+        } while (d > 0);
     }
+    while (b->len < end) /* at most a byte or two short: blanks */
+        puts_(b, " ");
     puts_(b, "]}");
 }
 
-static void gen_series(const char *dir)
+static void gen_series(const char *dir, size_t scale)
 {
     static const struct {
         const char *name;
@@ -378,23 +529,27 @@ static void gen_series(const char *dir)
         {"strings", series_strings, 2},
         {"deep", series_deep, 2},
     };
+    buf_t b = {0};
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/series_%s.corpus", dir, shapes[s].name);
-        FILE *f = fopen(path, "wb");
-        if (!f) {
-            fprintf(stderr, "gen_corpus: cannot write %s\n", path);
-            exit(1);
-        }
-        buf_t b = {0};
         for (size_t i = 0; i < SERIES_COUNT; i++) {
-            b.len = 0;
-            shapes[s].gen(&b, series_sizes[i]);
-            record(f, shapes[s].intent, &b, NULL);
+            char path[4096];
+            size_t size = series_sizes[i];
+            size_t k = (SERIES_BYTES + size - 1) / size / scale;
+            snprintf(path, sizeof path, "%s/series_%s_%zu.corpus", dir, shapes[s].name, size);
+            FILE *f = fopen(path, "wb");
+            if (!f) {
+                fprintf(stderr, "gen_corpus: cannot write %s\n", path);
+                exit(1);
+            }
+            for (size_t r = 0; r < (k ? k : 1); r++) {
+                b.len = 0;
+                shapes[s].gen(&b, size);
+                record(f, shapes[s].intent, &b, NULL);
+            }
+            fclose(f);
         }
-        free(b.data);
-        fclose(f);
     }
+    free(b.data);
 }
 
 static FILE *open_out(const char *dir, const char *name)
@@ -434,6 +589,6 @@ int main(int argc, char **argv)
     gen_repo_map(f, 600 / scale);
     fclose(f);
     rng_state = seed + 3;
-    gen_series(dir);
+    gen_series(dir, scale);
     return 0;
 }

@@ -6,20 +6,26 @@
 Steps (all in this one run, so that the ratios compare like with like on a
 noisy machine):
   1. the seeded corpora (bench_gen_corpus): refund, invoice, repo_map
-     (nested), about 90% valid, and the scaling series;
+     (nested), about 90% valid, and the scaling series (per shape and size
+     about 4 MiB of distinct replies);
   2. the agreement check: the verdicts of every validating runner
      (contractc, the strict cJSON validator, ajv) must be equal reply by
-     reply, and equal to what the generator meant; any difference is
-     printed and the run fails (exit 1);
+     reply, and equal to what the generator meant; contractc must accept
+     every valid reply of the scaling series and reject every hostile one;
+     any difference is printed and the run fails (exit 1);
   3. timing: N rounds, each running every runner on every corpus, the
      runners' order rotated per round (interleaved); medians of the rounds;
   4. callgrind: instructions per byte and per reply (one pass each);
   5. memory: peak heap and allocations per reply (counting allocators);
   6. the scaling series 100 B .. 1 MB for valid and hostile replies, with
-     the fitted slope of log(time) and log(instructions) against log(bytes).
+     the fitted slope of log(time) and log(instructions) against log(bytes):
+     each size timed over its K distinct replies (interleaved rounds, as in
+     3; one reply repeated would let the branch predictor learn it), the
+     instructions counted on one reply per size.
 Standard library only.
 """
 import argparse
+import glob
 import math
 import os
 import platform
@@ -83,6 +89,12 @@ class Bench:
     def corpus(self, name):
         return os.path.join(self.dir, name + ".corpus")
 
+    def series(self, shape):
+        """The scaling series of one shape: [(nominal size, corpus path)]."""
+        paths = glob.glob(os.path.join(self.dir, f"series_{shape}_*.corpus"))
+        sizes = sorted(int(re.search(r"_(\d+)\.corpus$", p).group(1)) for p in paths)
+        return [(s, self.corpus(f"series_{shape}_{s}")) for s in sizes]
+
     def schema(self, contract):
         return os.path.join(self.gen, dict(CONTRACTS)[contract] + ".schema.json")
 
@@ -140,6 +152,23 @@ class Bench:
             else:
                 print(f"- {contract}: {len(base)} replies, {valid} accepted, {len(base) - valid} "
                       f"rejected; contractc agrees with {names} on every reply")
+        # The scaling series: valid replies accepted, hostile ones rejected
+        # (a shape that drifts would time something else than it says).
+        for shape in SERIES:
+            want = "1" if shape == "valid" else "0"
+            bad, total = [], 0
+            for size, path in self.series(shape):
+                v = run(self.cmd("contractc", "invoice", "verdicts", path)).strip()
+                total += len(v)
+                bad += [(size, i) for i, x in enumerate(v) if x != want]
+            if not total or bad:
+                failed = True
+                print(f"- series {shape}: {len(bad)} of {total} replies not "
+                      f"{'accepted' if want == '1' else 'rejected'} by contractc"
+                      + (f", e.g. size {bad[0][0]} reply {bad[0][1]}" if bad else ""))
+            else:
+                print(f"- series {shape}: contractc {'accepts' if want == '1' else 'rejects'} "
+                      f"all {total} replies")
         if not self.have_node:
             print("- ajv: SKIPPED (node or bench/node_modules missing: run scripts/bench.sh)")
         print("\najv decides grounding and the rules through custom keywords (x-grounded, "
@@ -261,32 +290,42 @@ class Bench:
                 sum((x - mx) ** 2 for x, _ in pts))
 
     def scaling(self):
+        series = {shape: self.series(shape) for shape in SERIES}
+        jobs = [(shape, size, path) for shape in SERIES for size, path in series[shape]]
+        times, info = {}, {}
+        for rnd in range(self.a.rounds):
+            # interleaved: every corpus in every round, the order rotated
+            k = (rnd * len(jobs)) // max(self.a.rounds, 1)
+            for shape, size, path in jobs[k:] + jobs[:k]:
+                m = kv(run(self.cmd("contractc", "invoice", "time", path, str(self.a.seconds))))
+                times.setdefault((shape, size), []).append(m["ns_per_reply"])
+                info[(shape, size)] = (int(m["replies"]), m["bytes"] / m["replies"])
+        ks = [info[("valid", size)][0] for size, _ in series["valid"]]
         print("## Scaling: contractc on invoice replies of 100 B to 1 MB\n")
         print("slope = fitted exponent of time (or instructions) against bytes read, from 1 KB "
-              "to 1 MB (1.0 = time per byte flat).\n")
-        times = {}
-        for rnd in range(self.a.rounds):
-            for shape in SERIES:
-                out = run(self.cmd("contractc", "invoice", "series", self.corpus("series_" + shape),
-                                   str(self.a.seconds)))
-                for b, ns in re.findall(r"bytes=(\d+) ns=([\d.]+)", out):
-                    times.setdefault((shape, int(b)), []).append(float(ns))
+              "to 1 MB (1.0 = time per byte flat).  Each size is timed over K distinct replies "
+              f"(K = {', '.join(str(k) for k in ks)}: about 4 MiB per size; medians of "
+              f"{self.a.rounds} interleaved rounds, ns per reply over the mean reply size), "
+              "never one reply repeated; the instructions are counted on one reply per size.\n")
         print("| reply | sizes (bytes) | ns/byte at each size | slope (time) | slope (instructions) |")
         print("| --- | --- | --- | --: | --: |")
         self.slopes = {}
         for shape in SERIES:
-            pts = sorted((b, statistics.median(v)) for (s, b), v in times.items() if s == shape)
+            # (mean reply bytes, median ns per reply)
+            pts = [(info[(shape, size)][1], statistics.median(times[(shape, size)]))
+                   for size, _ in series[shape]]
             ipts = []
             if self.have_valgrind:
-                for i, rec in enumerate(read_corpus(self.corpus("series_" + shape))):
-                    one = os.path.join(self.dir, f"one_{shape}_{i}.corpus")
+                for size, path in series[shape]:
+                    rec = read_corpus(path)[0]
+                    one = os.path.join(self.dir, f"one_{shape}_{size}.corpus")
                     write_corpus(one, [rec])
                     ins, _ = self.instructions(self.cmd("contractc", "invoice", "once", one))
                     ipts.append((len(rec[1]), ins))
             st = self.slope(pts)
             si = self.slope(ipts) if ipts else float("nan")
             self.slopes[shape] = (st, si)
-            print(f"| {shape} | {', '.join(str(b) for b, _ in pts)} | "
+            print(f"| {shape} | {', '.join(f'{b:.0f}' for b, _ in pts)} | "
                   f"{', '.join(f'{t / b:.2f}' for b, t in pts)} | {st:.3f} | {si:.3f} |")
         print()
 
