@@ -714,6 +714,193 @@ START_TEST(long_strings_with_escapes_decode_exactly)
 END_TEST
 
 /* ------------------------------------------------------------------------
+ * UTF-8: cc_utf8_length, cc_utf8_valid_prefix, cc_utf8_valid
+ * ------------------------------------------------------------------------ */
+
+/*
+ * RFC 3629 stated independently of reader.c: decode by the bit patterns,
+ * then refuse overlongs, surrogates and code points above U+10FFFF.
+ */
+static size_t ref_utf8_length(const unsigned char *s, size_t n)
+{
+    size_t need, i;
+    uint32_t cp, least;
+    if (n == 0)
+        return 0;
+    if (s[0] < 0x80)
+        return 1;
+    if ((s[0] & 0xE0) == 0xC0) {
+        need = 2, cp = s[0] & 0x1Fu, least = 0x80;
+    } else if ((s[0] & 0xF0) == 0xE0) {
+        need = 3, cp = s[0] & 0x0Fu, least = 0x800;
+    } else if ((s[0] & 0xF8) == 0xF0) {
+        need = 4, cp = s[0] & 0x07u, least = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < need)
+        return 0;
+    for (i = 1; i < need; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    }
+    if (cp < least || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+        return 0;
+    return need;
+}
+
+static size_t ref_valid_prefix(const unsigned char *s, size_t n)
+{
+    size_t i = 0, len;
+    while (i < n) {
+        if ((len = ref_utf8_length(s + i, n - i)) == 0)
+            return i;
+        i += len;
+    }
+    return n;
+}
+
+/* Every lead and second byte, the later bytes continuation or not, every
+ * length available: the reader's rule is RFC 3629's. */
+START_TEST(utf8_length_follows_rfc3629_for_every_lead_and_second_byte)
+{
+    static const unsigned char later[] = {0x41, 0x7F, 0x80, 0xBF, 0xC0};
+    unsigned b0, b1, i2, i3;
+    size_t n;
+    unsigned char s[4];
+    for (b0 = 0; b0 < 256; b0++)
+        for (b1 = 0; b1 < 256; b1++)
+            for (i2 = 0; i2 < sizeof later; i2++)
+                for (i3 = 0; i3 < sizeof later; i3++) {
+                    s[0] = (unsigned char)b0, s[1] = (unsigned char)b1;
+                    s[2] = later[i2], s[3] = later[i3];
+                    for (n = 0; n <= 4; n++)
+                        if (cc_utf8_length(s, n) != ref_utf8_length(s, n))
+                            ck_abort_msg("%02X %02X %02X %02X (n %zu): %zu, "
+                                         "expected %zu", s[0], s[1], s[2],
+                                         s[3], n, cc_utf8_length(s, n),
+                                         ref_utf8_length(s, n));
+                }
+}
+END_TEST
+
+/* Sequences put at every position of an ASCII run, so that each lands in
+ * each byte of a 16-byte block and in the tail after the last block. */
+static const struct {
+    const char *name;
+    const char *bytes;
+    size_t len;
+    size_t bad_at; /* where the bad sequence starts; len: none */
+} utf8_rows[] = {
+    {"U+00E9", "\xC3\xA9", 2, 2},
+    {"U+20AC", "\xE2\x82\xAC", 3, 3},
+    {"U+1F600", "\xF0\x9F\x98\x80", 4, 4},
+    {"U+10FFFF", "\xF4\x8F\xBF\xBF", 4, 4},
+    {"U+D7FF and U+E000", "\xED\x9F\xBF\xEE\x80\x80", 6, 6},
+    {"Cyrillic text", "\xD0\xBF\xD1\x80\xD0\xB8", 6, 6},
+    {"a lone continuation byte", "\x80", 1, 0},
+    {"C0 80", "\xC0\x80", 2, 0},
+    {"a surrogate ED A0 80", "\xED\xA0\x80", 3, 0},
+    {"above U+10FFFF: F4 90", "\xF4\x90\x80\x80", 4, 0},
+    {"F5", "\xF5\x80\x80\x80", 4, 0},
+    {"FF", "\xFF", 1, 0},
+    {"a 3-byte sequence cut by ASCII", "\xE2\x82" "a", 3, 0},
+    {"a 4-byte sequence cut by ASCII", "\xF0\x9F\x98" "a", 4, 0},
+    {"a valid character then a bad byte", "\xC3\xA9\xC3", 3, 2},
+};
+
+START_TEST(utf8_valid_prefix_stops_at_the_first_bad_sequence_at_every_position)
+{
+    enum { RUN = 40 };
+    unsigned char s[RUN + 8];
+    size_t k, n, tail, len = utf8_rows[_i].len;
+    for (k = 0; k <= RUN; k++) {
+        for (tail = 0; tail < 3; tail++) {
+            /* tail 0: the sequence ends the text (a cut one is truncated);
+             * 1: ASCII follows; 2: the text ends inside the sequence. */
+            memset(s, 'a', sizeof s);
+            memcpy(s + k, utf8_rows[_i].bytes, len);
+            n = tail == 0 ? k + len : tail == 1 ? k + len + 3 : k + len - 1;
+            if (n == k)
+                continue;
+            ck_assert_msg(cc_utf8_valid_prefix(s, n) == ref_valid_prefix(s, n),
+                          "%s at %zu of %zu: %zu, expected %zu",
+                          utf8_rows[_i].name, k, n, cc_utf8_valid_prefix(s, n),
+                          ref_valid_prefix(s, n));
+            ck_assert_int_eq(cc_utf8_valid(s, n), ref_valid_prefix(s, n) == n);
+            if (tail < 2)
+                ck_assert_uint_eq(cc_utf8_valid_prefix(s, n),
+                                  utf8_rows[_i].bad_at == len
+                                      ? n : k + utf8_rows[_i].bad_at);
+        }
+    }
+}
+END_TEST
+
+/* Pseudo-random texts, mostly ASCII with UTF-8 pieces and now and then a
+ * damaged byte, of every length up to 200. */
+START_TEST(utf8_valid_prefix_agrees_with_the_reference_on_random_texts)
+{
+    static const char *const pieces[] = {
+        "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xC3\xBC" "berweisung",
+        "caf\xC3\xA9", "\\\"", "0123456789abcdef"};
+    unsigned char s[256];
+    uint32_t seed = 12345;
+    size_t round, n, i, bad = 0;
+    for (round = 0; round < 4000; round++) {
+        size_t len = round % 200 + 1;
+        n = 0;
+        while (n < len) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 4 == 0) {
+                const char *p = pieces[(seed >> 8) % COUNT(pieces)];
+                for (i = 0; p[i] && n < len; i++)
+                    s[n++] = (unsigned char)p[i];
+            } else {
+                s[n++] = (unsigned char)(' ' + (seed >> 20) % 90);
+            }
+        }
+        if (round % 3 == 0) {
+            seed = seed * 1103515245u + 12345u;
+            s[(seed >> 16) % n] = (unsigned char)(0x80 + (seed >> 4) % 128);
+        }
+        if (ref_valid_prefix(s, n) < n)
+            bad++;
+        ck_assert_msg(cc_utf8_valid_prefix(s, n) == ref_valid_prefix(s, n),
+                      "round %zu (%zu bytes): %zu, expected %zu", round, n,
+                      cc_utf8_valid_prefix(s, n), ref_valid_prefix(s, n));
+    }
+    ck_assert_uint_gt(bad, 500); /* both outcomes were exercised */
+    ck_assert_uint_lt(bad, 3500);
+}
+END_TEST
+
+START_TEST(begin_records_where_the_valid_utf8_ends)
+{
+    static const struct {
+        const char *text;
+        size_t utf8_end; /* raw offset */
+    } rows[] = {
+        {"[\"caf\xC3\xA9\"]", 9},
+        {"  [\"a\xC3\"] ", 5},                 /* at the bad byte */
+        {"```json\n[\"\xFF\"]\n```", 10},     /* inside the fence */
+        {"```json\n[\"\xC3\xA9\"]\n```\n", 15}, /* the closing fence */
+        {"\xE2\x82\xAC", 3},
+    };
+    size_t i;
+    for (i = 0; i < sizeof rows / sizeof *rows; i++) {
+        cc_reader_t r;
+        ck_assert(cc_reader_begin(&r, rows[i].text, strlen(rows[i].text), true,
+                                  DEFAULT_DEPTH));
+        ck_assert_msg((size_t)(r.utf8_end - r.raw) == rows[i].utf8_end,
+                      "%zu: utf8_end %zu, expected %zu", i,
+                      (size_t)(r.utf8_end - r.raw), rows[i].utf8_end);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
  * Numbers: cc_scan_number, RFC 8259 section 6
  * ------------------------------------------------------------------------ */
 
@@ -1230,6 +1417,12 @@ static Suite *reader_suite(void)
                         special_bytes_are_found_at_every_position_of_a_long_string,
                         0, COUNT(special_rows));
     tcase_add_test(tc, long_strings_with_escapes_decode_exactly);
+    tcase_add_test(tc, utf8_length_follows_rfc3629_for_every_lead_and_second_byte);
+    tcase_add_loop_test(tc,
+                        utf8_valid_prefix_stops_at_the_first_bad_sequence_at_every_position,
+                        0, COUNT(utf8_rows));
+    tcase_add_test(tc, utf8_valid_prefix_agrees_with_the_reference_on_random_texts);
+    tcase_add_test(tc, begin_records_where_the_valid_utf8_ends);
     tcase_add_loop_test(tc, numbers_follow_rfc8259_and_report_their_parts, 0,
                         COUNT(number_rows));
     tcase_add_test(tc, numbers_in_containers_end_at_the_next_structural_byte);

@@ -137,100 +137,168 @@ static bool fail_at(cc_reader_t *r, contractc_kind_t kind,
  * UTF-8 (RFC 3629 section 4)
  * ------------------------------------------------------------------------ */
 
+#define CC_ONES UINT64_C(0x0101010101010101)
+#define CC_HIGH UINT64_C(0x8080808080808080)
+
+/*
+ * The 8 bytes at q as a little-endian number: byte q[i] is bits 8i..8i+7,
+ * whatever the host's byte order, so the lowest set bit of a byte mask
+ * names the first byte.  Built from bytes (no alignment or aliasing
+ * question); gcc and clang turn it into one load on little-endian hosts.
+ */
+static inline uint64_t load_le64(const unsigned char *q)
+{
+    return (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 |
+           (uint64_t)q[3] << 24 | (uint64_t)q[4] << 32 |
+           (uint64_t)q[5] << 40 | (uint64_t)q[6] << 48 |
+           (uint64_t)q[7] << 56;
+}
+
+/*
+ * The index (0..7) of the lowest byte of m that has its high bit set; m is
+ * a non-zero mask of high bits (m & ~CC_HIGH == 0).  No builtins: the bits
+ * below the lowest set one cover the bytes before it, and summing one bit
+ * per such byte with a multiply counts them.
+ */
+static inline unsigned first_high_byte(uint64_t m)
+{
+    uint64_t below = (m & (~m + 1)) - 1;
+    return (unsigned)((((below & CC_HIGH) >> 7) * CC_ONES) >> 56);
+}
+
+/*
+ * The rule itself, RFC 3629 section 4 (Unicode table 3-7): the length of
+ * the sequence that lead byte b0 starts (0: b0 starts none: a continuation
+ * byte, C0, C1 or F5-FF) and the range [*lo, *hi] of its second byte, which
+ * excludes overlongs (E0, F0), surrogates (ED) and code points above
+ * U+10FFFF (F4).  Every other continuation byte is 80-BF.  The one
+ * definition: utf8_well_formed applies it, utf8_sequence explains its
+ * refusals.
+ */
+static inline size_t utf8_lead(unsigned char b0, unsigned char *lo,
+                               unsigned char *hi)
+{
+    *lo = 0x80;
+    *hi = 0xBF;
+    if (b0 < 0xC2)
+        return 0;
+    if (b0 < 0xE0)
+        return 2;
+    if (b0 < 0xF0) {
+        if (b0 == 0xE0)
+            *lo = 0xA0;
+        else if (b0 == 0xED)
+            *hi = 0x9F;
+        return 3;
+    }
+    if (b0 < 0xF5) {
+        if (b0 == 0xF0)
+            *lo = 0x90;
+        else if (b0 == 0xF4)
+            *hi = 0x8F;
+        return 4;
+    }
+    return 0;
+}
+
+/* The length (2..4) of the well-formed sequence at q (q[0] >= 0x80, `avail`
+ * bytes readable), or 0. */
+static inline size_t utf8_well_formed(const unsigned char *q, size_t avail)
+{
+    unsigned char lo, hi;
+    size_t need = utf8_lead(q[0], &lo, &hi);
+    if (need == 0 || avail < need || q[1] < lo || q[1] > hi)
+        return 0;
+    if (need > 2 && (q[2] & 0xC0u) != 0x80u)
+        return 0;
+    if (need > 3 && (q[3] & 0xC0u) != 0x80u)
+        return 0;
+    return need;
+}
+
 /*
  * Validates the multi-byte sequence at q (q < end, *q >= 0x80).  Returns its
- * length and the code point, or 0 with *why set to the reason.
+ * length and the code point, or 0 with *why set to the reason.  Only the
+ * careful paths call it: the string scan outside the pre-validated prefix,
+ * and messages.
  */
 static size_t utf8_sequence(const unsigned char *q, const unsigned char *end,
                             uint32_t *cp, const char **why)
 {
-    unsigned char b0 = q[0];
-    size_t need;
-    unsigned char lo = 0x80, hi = 0xBF; /* bounds of the second byte */
+    unsigned char b0 = q[0], lo, hi;
+    size_t need = utf8_well_formed(q, (size_t)(end - q)), i;
     uint32_t v;
-    size_t i;
 
-    if (b0 < 0xC0) {
-        *why = "a UTF-8 continuation byte without a lead byte";
-        return 0;
+    if (need) {
+        v = b0 & (need == 2 ? 0x1Fu : need == 3 ? 0x0Fu : 0x07u);
+        for (i = 1; i < need; i++)
+            v = (v << 6) | (q[i] & 0x3Fu);
+        *cp = v;
+        return need;
     }
-    if (b0 < 0xC2) {
-        *why = "an overlong UTF-8 encoding";
-        return 0;
-    }
-    if (b0 < 0xE0) {
-        need = 2;
-        v = b0 & 0x1Fu;
-    } else if (b0 < 0xF0) {
-        need = 3;
-        v = b0 & 0x0Fu;
-        if (b0 == 0xE0)
-            lo = 0xA0;
-        else if (b0 == 0xED)
-            hi = 0x9F;
-    } else if (b0 < 0xF5) {
-        need = 4;
-        v = b0 & 0x07u;
-        if (b0 == 0xF0)
-            lo = 0x90;
-        else if (b0 == 0xF4)
-            hi = 0x8F;
-    } else {
-        *why = b0 < 0xF8 ? "a UTF-8 sequence above U+10FFFF"
-                         : "a byte that never occurs in UTF-8";
+    /* Refused: say why, in the order the bytes are read. */
+    need = utf8_lead(b0, &lo, &hi);
+    if (need == 0) {
+        *why = b0 < 0xC0   ? "a UTF-8 continuation byte without a lead byte"
+               : b0 < 0xC2 ? "an overlong UTF-8 encoding"
+               : b0 < 0xF8 ? "a UTF-8 sequence above U+10FFFF"
+                           : "a byte that never occurs in UTF-8";
         return 0;
     }
     for (i = 1; i < need; i++) {
-        if (q + i >= end || q[i] < 0x80 || q[i] > 0xBF) {
-            *why = "a truncated UTF-8 sequence";
-            return 0;
-        }
+        if (q + i >= end || q[i] < 0x80 || q[i] > 0xBF)
+            break;
         if (i == 1 && (q[1] < lo || q[1] > hi)) {
-            if (b0 == 0xED)
-                *why = "a UTF-16 surrogate encoded in UTF-8";
-            else if (b0 == 0xF4)
-                *why = "a UTF-8 sequence above U+10FFFF";
-            else
-                *why = "an overlong UTF-8 encoding";
+            *why = b0 == 0xED   ? "a UTF-16 surrogate encoded in UTF-8"
+                   : b0 == 0xF4 ? "a UTF-8 sequence above U+10FFFF"
+                                : "an overlong UTF-8 encoding";
             return 0;
         }
-        v = (v << 6) | (q[i] & 0x3Fu);
     }
-    *cp = v;
-    return need;
+    *why = "a truncated UTF-8 sequence";
+    return 0;
 }
 
 size_t cc_utf8_length(const unsigned char *s, size_t n)
 {
-    uint32_t cp;
-    const char *why;
     if (n == 0)
         return 0;
     if (s[0] < 0x80)
         return 1;
-    return utf8_sequence(s, s + n, &cp, &why);
+    return utf8_well_formed(s, n);
+}
+
+size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
+{
+    size_t i = 0, len;
+    while (i < n) {
+        /* ASCII 16 bytes a step; a block with a high byte jumps to it. */
+        if (n - i >= 16) {
+            uint64_t a = load_le64(s + i) & CC_HIGH;
+            uint64_t b = load_le64(s + i + 8) & CC_HIGH;
+            if ((a | b) == 0) {
+                i += 16;
+                continue;
+            }
+            i += a ? first_high_byte(a) : 8 + first_high_byte(b);
+        } else if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        /* s[i] >= 0x80: sequences back to back (non-Latin text) stay here. */
+        do {
+            len = utf8_well_formed(s + i, n - i);
+            if (len == 0)
+                return i;
+            i += len;
+        } while (i < n && s[i] >= 0x80);
+    }
+    return n;
 }
 
 bool cc_utf8_valid(const unsigned char *s, size_t n)
 {
-    size_t i = 0;
-    while (i < n) {
-        if (s[i] < 0x80) {
-            /* ASCII runs 8 bytes at a time (portable: a memcpy'd uint64_t
-             * with no high bit set holds 8 ASCII bytes in any byte order). */
-            uint64_t w;
-            while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & UINT64_C(0x8080808080808080)) == 0))
-                i += 8;
-            if (i < n && s[i] < 0x80)
-                i++;
-            continue;
-        }
-        size_t len = cc_utf8_length(s + i, n - i);
-        if (len == 0)
-            return false;
-        i += len;
-    }
-    return true;
+    return cc_utf8_valid_prefix(s, n) == n;
 }
 
 static bool fail_utf8(cc_reader_t *r, const unsigned char *at, const char *why)
@@ -388,6 +456,14 @@ static bool strip_fence(cc_reader_t *r, const unsigned char *s,
     return true;
 }
 
+/* Validates the UTF-8 of the JSON text once, so that the string scan can
+ * step over non-ASCII text without decoding it (reader.h, utf8_end). */
+static bool set_utf8_end(cc_reader_t *r)
+{
+    r->utf8_end = r->p + cc_utf8_valid_prefix(r->p, (size_t)(r->end - r->p));
+    return true;
+}
+
 bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
                      bool fence_allowed, uint32_t max_depth)
 {
@@ -402,6 +478,7 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
     r->depth = 0;
     r->max_depth = max_depth > CC_READER_DEPTH_CAP ? CC_READER_DEPTH_CAP
                                                     : max_depth;
+    r->utf8_end = r->raw;
     r->fenced = false;
     r->failed = false;
     r->fail_kind = CONTRACTC_KIND_EMPTY;
@@ -437,11 +514,11 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
             return fail_at(r, CONTRACTC_KIND_SYNTAX, s,
                            "a ``` fence is not allowed: reply with the JSON "
                            "text alone");
-        return strip_fence(r, s, e);
+        return strip_fence(r, s, e) && set_utf8_end(r);
     }
     r->p = s;
     r->end = e;
-    return true;
+    return set_utf8_end(r);
 }
 
 bool cc_reader_finish(cc_reader_t *r)

@@ -32,6 +32,10 @@ typedef struct cc_reader {
     const unsigned char *p;     /* cursor */
     const unsigned char *end;   /* end of the JSON text (a closing fence and
                                    trailing white space are beyond it) */
+    const unsigned char *utf8_end; /* [p as begun, utf8_end) is well-formed
+                                   UTF-8 and the first bad sequence starts
+                                   at utf8_end (== end when there is none);
+                                   set by cc_reader_begin */
     uint32_t depth;             /* open containers */
     uint32_t max_depth;
     bool fenced;                /* a fence was stripped */
@@ -119,8 +123,13 @@ bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
  * and the log writer. */
 size_t cc_utf8_length(const unsigned char *s, size_t n);
 
-/* True when s[0..n) is well-formed UTF-8 throughout (ASCII runs are
- * checked eight bytes at a time). */
+/* The offset of the first byte of s[0..n) that does not start a
+ * well-formed sequence (by cc_utf8_length's rule), or n when all of s is
+ * well-formed UTF-8.  ASCII runs are checked sixteen bytes at a time. */
+size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n);
+
+/* True when s[0..n) is well-formed UTF-8 throughout
+ * (cc_utf8_valid_prefix(s, n) == n). */
 bool cc_utf8_valid(const unsigned char *s, size_t n);
 
 /* 1-based line and 1-based byte column of a raw offset (LF ends a line). */
