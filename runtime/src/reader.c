@@ -301,6 +301,23 @@ bool cc_utf8_valid(const unsigned char *s, size_t n)
     return cc_utf8_valid_prefix(s, n) == n;
 }
 
+size_t cc_utf8_code_points(const unsigned char *s, size_t n)
+{
+    /* Every byte but a continuation byte (10xxxxxx) starts a code point:
+     * bit 7 set and bit 6 clear, tested in 8 bytes at once (shifting left
+     * by one lines bit 6 of each byte up with its bit 7; what crosses into
+     * the next byte lands on its bit 0, outside the mask). */
+    size_t i = 0, points = n;
+    for (; n - i >= 8; i += 8) {
+        uint64_t v = load_le64(s + i);
+        uint64_t cont = v & ~(v << 1) & CC_HIGH;
+        points -= (size_t)((((cont >> 7) * CC_ONES) >> 56));
+    }
+    for (; i < n; i++)
+        points -= (s[i] & 0xC0u) == 0x80u;
+    return points;
+}
+
 static bool fail_utf8(cc_reader_t *r, const unsigned char *at, const char *why)
 {
     msg_t m = {{0}, 0};
@@ -647,12 +664,12 @@ static bool cut_escape(const unsigned char *p, const unsigned char *end)
 
 /*
  * One escape at q (q[0] == '\\') of the string opened at `open`.  Adds
- * its decoded length and code point count; returns the byte after it, or
- * NULL after recording a problem.
+ * its decoded length; returns the byte after it, or NULL after recording a
+ * problem.
  */
 static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *open,
                                         const unsigned char *q,
-                                        size_t *decoded, size_t *points)
+                                        size_t *decoded)
 {
     const unsigned char *end = r->end;
     long unit, low;
@@ -664,7 +681,6 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
     case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
     case 't':
         *decoded += 1;
-        *points += 1;
         return q + 2;
     case 'u':
         break;
@@ -699,11 +715,9 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
             (low = hex4(q + 8)) < 0 || low < 0xDC00 || low > 0xDFFF)
             return fail_lone_surrogate(r, q, (uint32_t)unit, true), NULL;
         *decoded += 4;
-        *points += 1;
         return q + 12;
     }
     *decoded += utf8_length((uint32_t)unit);
-    *points += 1;
     return q + 6;
 }
 
@@ -772,7 +786,7 @@ static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
 bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
 {
     const unsigned char *open = r->p, *q, *end = r->end, *run;
-    size_t decoded = 0, points = 0;
+    size_t decoded = 0;
     bool escapes = false;
 
     if (r->failed)
@@ -786,7 +800,6 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
             q += 8;
         while (q < end && string_table[*q] == SB_PLAIN)
             q++;
-        points += (size_t)(q - run);
         decoded += (size_t)(q - run);
         if (q >= end)
             return fail_unterminated(r, open);
@@ -795,13 +808,12 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
             t->raw = open + 1;
             t->raw_len = (size_t)(q - (open + 1));
             t->decoded_len = decoded;
-            t->code_points = points;
             t->has_escapes = escapes;
             r->p = q + 1;
             return true;
         case SB_ESCAPE:
             escapes = true;
-            q = scan_escape(r, open, q, &decoded, &points);
+            q = scan_escape(r, open, q, &decoded);
             if (!q)
                 return false;
             break;
@@ -815,7 +827,6 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
                 return fail_utf8(r, q, why);
             q += n;
             decoded += n;
-            points += 1;
             break;
         }
         }

@@ -78,8 +78,9 @@ void cc_leave(cc_reader_t *r);
 typedef struct cc_string_token {
     const unsigned char *raw;
     size_t raw_len;        /* bytes between the quotes */
-    size_t decoded_len;    /* bytes after unescaping (UTF-8) */
-    size_t code_points;    /* code points after unescaping */
+    size_t decoded_len;    /* bytes after unescaping (UTF-8); the code
+                              points, when wanted, are
+                              cc_utf8_code_points() of the decoded text */
     bool has_escapes;      /* false: raw is already the decoded text */
 } cc_string_token_t;
 
@@ -131,6 +132,11 @@ size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n);
 /* True when s[0..n) is well-formed UTF-8 throughout
  * (cc_utf8_valid_prefix(s, n) == n). */
 bool cc_utf8_valid(const unsigned char *s, size_t n);
+
+/* The number of code points in s[0..n), which must be well-formed UTF-8
+ * (a decoded string token): the bytes that are not continuation bytes
+ * 0x80-0xBF, counted eight at a time. */
+size_t cc_utf8_code_points(const unsigned char *s, size_t n);
 
 /* 1-based line and 1-based byte column of a raw offset (LF ends a line). */
 void cc_reader_line_column(const cc_reader_t *r, size_t offset,
