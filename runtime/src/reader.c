@@ -155,15 +155,16 @@ static inline uint64_t load_le64(const unsigned char *q)
 }
 
 /*
- * The index (0..7) of the lowest byte of m that has its high bit set; m is
- * a non-zero mask of high bits (m & ~CC_HIGH == 0).  No builtins: the bits
- * below the lowest set one cover the bytes before it, and summing one bit
- * per such byte with a multiply counts them.
+ * The index k (0..7) of the lowest byte of m that has its high bit set; m
+ * is a non-zero mask of high bits (m & ~CC_HIGH == 0).  No builtins: m &
+ * -m keeps that bit alone, 2^(8k + 7); shifted down it is 2^(8k), and
+ * multiplying 0x0001020304050607 by it moves that constant's byte 7 - k,
+ * which holds k, to the top.
  */
 static inline unsigned first_high_byte(uint64_t m)
 {
-    uint64_t below = (m & (~m + 1)) - 1;
-    return (unsigned)((((below & CC_HIGH) >> 7) * CC_ONES) >> 56);
+    return (unsigned)((((m & (~m + 1)) >> 7) *
+                       UINT64_C(0x0001020304050607)) >> 56);
 }
 
 /*
@@ -281,6 +282,13 @@ size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
                 continue;
             }
             i += a ? first_high_byte(a) : 8 + first_high_byte(b);
+        } else if (n - i >= 8) {
+            uint64_t a = load_le64(s + i) & CC_HIGH;
+            if (a == 0) {
+                i += 8;
+                continue;
+            }
+            i += first_high_byte(a);
         } else if (s[i] < 0x80) {
             i++;
             continue;
@@ -473,11 +481,12 @@ static bool strip_fence(cc_reader_t *r, const unsigned char *s,
     return true;
 }
 
-/* Validates the UTF-8 of the JSON text once, so that the string scan can
- * step over non-ASCII text without decoding it (reader.h, utf8_end). */
-static bool set_utf8_end(cc_reader_t *r)
+/* The valid-UTF-8 prefix starts empty at the JSON text; the string scan
+ * extends it as it reads (utf8_extend). */
+static bool utf8_start(cc_reader_t *r)
 {
-    r->utf8_end = r->p + cc_utf8_valid_prefix(r->p, (size_t)(r->end - r->p));
+    r->utf8_end = r->p;
+    r->utf8_final = r->p == r->end;
     return true;
 }
 
@@ -496,6 +505,7 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
     r->max_depth = max_depth > CC_READER_DEPTH_CAP ? CC_READER_DEPTH_CAP
                                                     : max_depth;
     r->utf8_end = r->raw;
+    r->utf8_final = false;
     r->fenced = false;
     r->failed = false;
     r->fail_kind = CONTRACTC_KIND_EMPTY;
@@ -531,11 +541,11 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
             return fail_at(r, CONTRACTC_KIND_SYNTAX, s,
                            "a ``` fence is not allowed: reply with the JSON "
                            "text alone");
-        return strip_fence(r, s, e) && set_utf8_end(r);
+        return strip_fence(r, s, e) && utf8_start(r);
     }
     r->p = s;
     r->end = e;
-    return set_utf8_end(r);
+    return utf8_start(r);
 }
 
 bool cc_reader_finish(cc_reader_t *r)
@@ -664,12 +674,12 @@ static bool cut_escape(const unsigned char *p, const unsigned char *end)
 
 /*
  * One escape at q (q[0] == '\\') of the string opened at `open`.  Adds
- * its decoded length; returns the byte after it, or NULL after recording a
- * problem.
+ * to *shrink how many bytes shorter its decoded form is; returns the byte
+ * after it, or NULL after recording a problem.
  */
 static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *open,
                                         const unsigned char *q,
-                                        size_t *decoded)
+                                        size_t *shrink)
 {
     const unsigned char *end = r->end;
     long unit, low;
@@ -680,7 +690,7 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
     switch (q[1]) {
     case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
     case 't':
-        *decoded += 1;
+        *shrink += 1;
         return q + 2;
     case 'u':
         break;
@@ -714,10 +724,10 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
         if (end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
             (low = hex4(q + 8)) < 0 || low < 0xDC00 || low > 0xDFFF)
             return fail_lone_surrogate(r, q, (uint32_t)unit, true), NULL;
-        *decoded += 4;
+        *shrink += 12 - 4;
         return q + 12;
     }
-    *decoded += utf8_length((uint32_t)unit);
+    *shrink += 6 - utf8_length((uint32_t)unit);
     return q + 6;
 }
 
@@ -783,54 +793,181 @@ static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
     return fail_msg(r, CONTRACTC_KIND_SYNTAX, r->end, &m);
 }
 
-bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
-{
-    const unsigned char *open = r->p, *q, *end = r->end, *run;
-    size_t decoded = 0;
-    bool escapes = false;
+/*
+ * The string scan validates the UTF-8 of the text ahead of it this many
+ * bytes at a time (r->utf8_end), not all of it in cc_reader_begin: a reply
+ * rejected early (too deep, a syntax error) then costs no pass over the
+ * rest of it (tests/bench_nested.sh checks that this work stays flat).
+ */
+#define CC_UTF8_CHUNK 4096
 
-    if (r->failed)
-        return false;
-    if (open >= end || *open != '"')
-        return fail_found(r, open, "expected ", "a string");
-    q = open + 1;
+/*
+ * Moves r->utf8_end on, a chunk at a time, until it is 8 bytes or more
+ * past the cursor q or has reached the first bad sequence or r->end
+ * (r->utf8_final).  A chunk that ends inside a sequence has that sequence
+ * checked whole.
+ */
+static void utf8_extend(cc_reader_t *r, const unsigned char *q)
+{
+    const unsigned char *v = r->utf8_end, *end = r->end;
+    while (!r->utf8_final && v - q < 8) {
+        size_t avail = (size_t)(end - v), len;
+        size_t chunk = avail < CC_UTF8_CHUNK ? avail : CC_UTF8_CHUNK;
+        size_t ok = cc_utf8_valid_prefix(v, chunk);
+        if (ok < chunk) {
+            /* v[ok] >= 0x80: the prefix stops only at a high byte. */
+            len = utf8_well_formed(v + ok, avail - ok);
+            if (len == 0) {
+                v += ok;
+                r->utf8_final = true;
+                break;
+            }
+            ok += len;
+        }
+        v += ok;
+        if (v == end)
+            r->utf8_final = true;
+    }
+    r->utf8_end = v;
+}
+
+/* 1 for the bytes after '\\' of the escapes that decode to one byte. */
+static const unsigned char short_escape[256] = {
+    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1,
+    ['r'] = 1, ['t'] = 1,
+};
+
+/*
+ * The high bit of each byte of v (8 string bytes, little-endian) that is
+ * '"', '\\' or a control byte (< 0x20); bytes >= 0x80 are not marked.
+ * (x - n * 0x01..) & ~x & 0x80.. marks the bytes of x below n (n <= 0x80)
+ * and, through a borrow, maybe bytes above a marked one, never below one:
+ * the LOWEST mark is always exact, and it is all the scan uses.  With x =
+ * v ^ 0x02.., the bytes below 0x21 are v's control bytes and '"' (0x22 ^
+ * 0x02 = 0x20); with x = v ^ '\\'.., the zero bytes are v's backslashes.
+ * XOR with a byte below 0x80 keeps the high bit, so ~v stands for both ~x.
+ */
+static inline uint64_t special8(uint64_t v)
+{
+    return (((v ^ CC_ONES * 0x02) - CC_ONES * 0x21) |
+            ((v ^ CC_ONES * '\\') - CC_ONES)) &
+           ~v & CC_HIGH;
+}
+
+/*
+ * The rest of the string opened at `open`, from q (no escapes before it):
+ * the general scan.  Its fast path steps 8 bytes at a time through the
+ * text before utf8_end, which is valid UTF-8, so bytes >= 0x80 pass unseen
+ * and a step stops only at the first '"', '\\' or control byte; it handles
+ * the quote and the short escapes.  The careful path after it checks byte
+ * by byte against the grammar, the UTF-8 rule and policy, where the fast
+ * path cannot run (the last bytes before utf8_end, every byte from the
+ * first bad sequence on) and for what it leaves (\u escapes, every
+ * problem), so every message and offset is the careful path's.
+ *
+ * External linkage, and called from one place only by a tail call: so
+ * that compilers keep it out of cc_scan_string, whose common case (a string
+ * without escapes in valid text) then runs as a small leaf.
+ */
+bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
+                         const unsigned char *open, const unsigned char *q);
+bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
+                         const unsigned char *open, const unsigned char *q)
+{
+    const unsigned char *end = r->end, *lim = r->utf8_end;
+    size_t shrink = 0; /* raw bytes minus decoded bytes, from escapes */
+    uint64_t m;
+
     for (;;) {
-        run = q;
+        /* The fast path. */
+        if (lim - q >= 8) {
+            m = special8(load_le64(q));
+            if (m == 0) {
+                q += 8;
+                continue;
+            }
+            q += first_high_byte(m);
+            if (*q == '"')
+                break;
+            if (*q == '\\' && end - q >= 2 && short_escape[q[1]]) {
+                shrink += 1;
+                q += 2;
+                continue;
+            }
+        } else if (!r->utf8_final) {
+            utf8_extend(r, q);
+            lim = r->utf8_end;
+            continue;
+        } else {
+            /* A step may have ended inside a valid sequence: its
+             * continuation bytes, before lim, were checked. */
+            while (q < lim && (*q & 0xC0u) == 0x80u)
+                q++;
+        }
+
+        /* The careful path: the plain bytes, then the byte that stops
+         * them. */
         while (end - q >= 8 && plain8(q))
             q += 8;
         while (q < end && string_table[*q] == SB_PLAIN)
             q++;
-        decoded += (size_t)(q - run);
         if (q >= end)
             return fail_unterminated(r, open);
-        switch (string_table[*q]) {
-        case SB_QUOTE:
-            t->raw = open + 1;
-            t->raw_len = (size_t)(q - (open + 1));
-            t->decoded_len = decoded;
-            t->has_escapes = escapes;
-            r->p = q + 1;
-            return true;
-        case SB_ESCAPE:
-            escapes = true;
-            q = scan_escape(r, open, q, &decoded);
+        if (string_table[*q] == SB_QUOTE)
+            break;
+        if (string_table[*q] == SB_ESCAPE) {
+            q = scan_escape(r, open, q, &shrink);
             if (!q)
                 return false;
-            break;
-        case SB_CONTROL:
+        } else if (string_table[*q] == SB_CONTROL) {
             return fail_control(r, q);
-        default: {
+        } else {
             uint32_t cp = 0;
             const char *why = "";
             size_t n = utf8_sequence(q, end, &cp, &why);
             if (n == 0)
                 return fail_utf8(r, q, why);
             q += n;
-            decoded += n;
-            break;
-        }
         }
     }
+    t->raw = open + 1;
+    t->raw_len = (size_t)(q - (open + 1));
+    t->decoded_len = t->raw_len - shrink;
+    /* Every escape is longer than what it stands for. */
+    t->has_escapes = shrink != 0;
+    r->p = q + 1;
+    return true;
+}
+
+bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
+{
+    const unsigned char *open = r->p, *q;
+    uint64_t m;
+
+    if (r->failed)
+        return false;
+    if (open >= r->end || *open != '"')
+        return fail_found(r, open, "expected ", "a string");
+    /* The common case, a string without escapes in text known to be valid
+     * UTF-8, is done here; from anything else on, the general scan. */
+    q = open + 1;
+    while (r->utf8_end - q >= 8) {
+        m = special8(load_le64(q));
+        if (m == 0) {
+            q += 8;
+            continue;
+        }
+        q += first_high_byte(m);
+        if (*q != '"')
+            break;
+        t->raw = open + 1;
+        t->raw_len = (size_t)(q - (open + 1));
+        t->decoded_len = t->raw_len;
+        t->has_escapes = false;
+        r->p = q + 1;
+        return true;
+    }
+    return cc_scan_string_rest(r, t, open, q);
 }
 
 static char *put_utf8(char *dst, uint32_t cp)

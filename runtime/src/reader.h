@@ -32,10 +32,11 @@ typedef struct cc_reader {
     const unsigned char *p;     /* cursor */
     const unsigned char *end;   /* end of the JSON text (a closing fence and
                                    trailing white space are beyond it) */
-    const unsigned char *utf8_end; /* [p as begun, utf8_end) is well-formed
-                                   UTF-8 and the first bad sequence starts
-                                   at utf8_end (== end when there is none);
-                                   set by cc_reader_begin */
+    const unsigned char *utf8_end; /* [p as begun, utf8_end) is known to
+                                   be well-formed UTF-8; the string scan
+                                   validates ahead of itself in chunks */
+    bool utf8_final;            /* utf8_end is where the first bad sequence
+                                   starts, or end: it moves no more */
     uint32_t depth;             /* open containers */
     uint32_t max_depth;
     bool fenced;                /* a fence was stripped */
