@@ -573,7 +573,7 @@ bool cc_reader_finish(cc_reader_t *r)
  * Tokens
  * ------------------------------------------------------------------------ */
 
-int cc_peek(cc_reader_t *r)
+int cc_peek_slow(cc_reader_t *r)
 {
     const unsigned char *q = r->p, *end = r->end;
     while (q < end && ws_table[*q])
@@ -582,7 +582,7 @@ int cc_peek(cc_reader_t *r)
     return q < end ? *q : -1;
 }
 
-bool cc_expect(cc_reader_t *r, char c, const char *what)
+bool cc_expect_slow(cc_reader_t *r, char c, const char *what)
 {
     if (r->failed)
         return false;

@@ -61,14 +61,33 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
  * Otherwise `syntax` ("text after the JSON value"). */
 bool cc_reader_finish(cc_reader_t *r);
 
+/* The out-of-line parts of cc_peek and cc_expect (white space, problems);
+ * call those. */
+int cc_peek_slow(cc_reader_t *r);
+bool cc_expect_slow(cc_reader_t *r, char c, const char *what);
+
 /* Skips white space and returns the next byte without consuming it, or -1
- * at r->end.  Never fails by itself. */
-int cc_peek(cc_reader_t *r);
+ * at r->end.  Never fails by itself.  Inline: it runs before every token,
+ * and usually no white space comes first. */
+static inline int cc_peek(cc_reader_t *r)
+{
+    if (r->p < r->end && *r->p > ' ')
+        return *r->p;
+    return cc_peek_slow(r);
+}
 
 /* Skips white space and consumes `c` (one of { } [ ] : ,).  On any other
  * byte (or the end) records a `syntax` problem naming what was found and
- * what was expected (`what`, e.g. "':' after the key"). */
-bool cc_expect(cc_reader_t *r, char c, const char *what);
+ * what was expected (`what`, e.g. "':' after the key").  Inline when `c`
+ * comes next. */
+static inline bool cc_expect(cc_reader_t *r, char c, const char *what)
+{
+    if (r->p < r->end && *r->p == (unsigned char)c && !r->failed) {
+        r->p++;
+        return true;
+    }
+    return cc_expect_slow(r, c, what);
+}
 
 /* After '{' or '[' was consumed: depth + 1, `limit` problem above max_depth. */
 bool cc_enter(cc_reader_t *r);
