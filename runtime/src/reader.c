@@ -28,6 +28,14 @@
 
 #include <string.h>
 
+/* With SSE2 (every x86-64) the string scan and the UTF-8 check take 16
+ * bytes a step; CONTRACTC_NO_SIMD (the CMake option CONTRACTC_SIMD=OFF)
+ * keeps the portable code alone, so that it can be tested too. */
+#if defined(__SSE2__) && !defined(CONTRACTC_NO_SIMD)
+#define CC_READER_SSE2 1
+#include <emmintrin.h>
+#endif
+
 /* cc_skip_value keeps one bit per open container it entered itself; the
  * reader never lets depth exceed this (cc_reader_begin clamps max_depth). */
 #define CC_READER_DEPTH_CAP 1024u
@@ -167,48 +175,71 @@ static inline unsigned first_high_byte(uint64_t m)
                        UINT64_C(0x0001020304050607)) >> 56);
 }
 
-/*
- * The rule itself, RFC 3629 section 4 (Unicode table 3-7): the length of
- * the sequence that lead byte b0 starts (0: b0 starts none: a continuation
- * byte, C0, C1 or F5-FF) and the range [*lo, *hi] of its second byte, which
- * excludes overlongs (E0, F0), surrogates (ED) and code points above
- * U+10FFFF (F4).  Every other continuation byte is 80-BF.  The one
- * definition: utf8_well_formed applies it, utf8_sequence explains its
- * refusals.
- */
-static inline size_t utf8_lead(unsigned char b0, unsigned char *lo,
-                               unsigned char *hi)
+#ifdef CC_READER_SSE2
+/* Bit i set for each byte i of the 16 at q that is '"', '\\' or below
+ * 0x20 (unsigned: min(b, 0x1F) == b). */
+static inline unsigned special16(const unsigned char *q)
 {
-    *lo = 0x80;
-    *hi = 0xBF;
-    if (b0 < 0xC2)
-        return 0;
-    if (b0 < 0xE0)
-        return 2;
-    if (b0 < 0xF0) {
-        if (b0 == 0xE0)
-            *lo = 0xA0;
-        else if (b0 == 0xED)
-            *hi = 0x9F;
-        return 3;
-    }
-    if (b0 < 0xF5) {
-        if (b0 == 0xF0)
-            *lo = 0x90;
-        else if (b0 == 0xF4)
-            *hi = 0x8F;
-        return 4;
-    }
-    return 0;
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+    __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
+    return (unsigned)_mm_movemask_epi8(hit);
 }
+
+/* The index of the lowest set bit of m (0 < m < 2^16), without builtins:
+ * m & -m is a power of two, and a de Bruijn multiply names it. */
+static inline unsigned lowest_bit16(unsigned m)
+{
+    static const unsigned char index[32] = {
+        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9,
+    };
+    uint32_t bit = (uint32_t)m & (0u - (uint32_t)m);
+    return index[(uint32_t)(bit * UINT32_C(0x077CB531)) >> 27];
+}
+#endif
+
+/*
+ * The rule itself, RFC 3629 section 4 (Unicode table 3-7), by lead byte:
+ * the length of the sequence it starts (0: it starts none: ASCII, a
+ * continuation byte, C0, C1, F5-FF) and the range [lo, hi] of the second
+ * byte, which excludes overlongs (E0, F0), surrogates (ED) and code points
+ * above U+10FFFF (F4).  Every later byte is a continuation byte 80-BF.
+ * The one definition: utf8_well_formed applies it, utf8_sequence explains
+ * its refusals.
+ */
+typedef struct utf8_lead {
+    unsigned char need, lo, hi;
+} utf8_lead_t;
+
+#define L2 {2, 0x80, 0xBF}
+#define L3 {3, 0x80, 0xBF}
+#define L4 {4, 0x80, 0xBF}
+#define L2x10 L2, L2, L2, L2, L2, L2, L2, L2, L2, L2
+static const utf8_lead_t utf8_leads[256] = {
+    [0xC2] = L2x10, L2x10, L2x10,                  /* C2-DF */
+    [0xE0] = {3, 0xA0, 0xBF},                       /* E0 */
+    L3, L3, L3, L3, L3, L3, L3, L3, L3, L3, L3, L3, /* E1-EC */
+    {3, 0x80, 0x9F},                                /* ED */
+    L3, L3,                                         /* EE-EF */
+    [0xF0] = {4, 0x90, 0xBF},                       /* F0 */
+    L4, L4, L4,                                     /* F1-F3 */
+    {4, 0x80, 0x8F},                                /* F4 */
+};
+#undef L2
+#undef L3
+#undef L4
+#undef L2x10
 
 /* The length (2..4) of the well-formed sequence at q (q[0] >= 0x80, `avail`
  * bytes readable), or 0. */
 static inline size_t utf8_well_formed(const unsigned char *q, size_t avail)
 {
-    unsigned char lo, hi;
-    size_t need = utf8_lead(q[0], &lo, &hi);
-    if (need == 0 || avail < need || q[1] < lo || q[1] > hi)
+    const utf8_lead_t *lead = &utf8_leads[q[0]];
+    size_t need = lead->need;
+    if (need == 0 || avail < need || q[1] < lead->lo || q[1] > lead->hi)
         return 0;
     if (need > 2 && (q[2] & 0xC0u) != 0x80u)
         return 0;
@@ -226,7 +257,8 @@ static inline size_t utf8_well_formed(const unsigned char *q, size_t avail)
 static size_t utf8_sequence(const unsigned char *q, const unsigned char *end,
                             uint32_t *cp, const char **why)
 {
-    unsigned char b0 = q[0], lo, hi;
+    unsigned char b0 = q[0];
+    const utf8_lead_t *lead = &utf8_leads[b0];
     size_t need = utf8_well_formed(q, (size_t)(end - q)), i;
     uint32_t v;
 
@@ -238,7 +270,7 @@ static size_t utf8_sequence(const unsigned char *q, const unsigned char *end,
         return need;
     }
     /* Refused: say why, in the order the bytes are read. */
-    need = utf8_lead(b0, &lo, &hi);
+    need = lead->need;
     if (need == 0) {
         *why = b0 < 0xC0   ? "a UTF-8 continuation byte without a lead byte"
                : b0 < 0xC2 ? "an overlong UTF-8 encoding"
@@ -249,7 +281,7 @@ static size_t utf8_sequence(const unsigned char *q, const unsigned char *end,
     for (i = 1; i < need; i++) {
         if (q + i >= end || q[i] < 0x80 || q[i] > 0xBF)
             break;
-        if (i == 1 && (q[1] < lo || q[1] > hi)) {
+        if (i == 1 && (q[1] < lead->lo || q[1] > lead->hi)) {
             *why = b0 == 0xED   ? "a UTF-16 surrogate encoded in UTF-8"
                    : b0 == 0xF4 ? "a UTF-8 sequence above U+10FFFF"
                                 : "an overlong UTF-8 encoding";
@@ -275,6 +307,15 @@ size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
     while (i < n) {
         /* ASCII 16 bytes a step; a block with a high byte jumps to it. */
         if (n - i >= 16) {
+#ifdef CC_READER_SSE2
+            unsigned m = (unsigned)_mm_movemask_epi8(
+                _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+            if (m == 0) {
+                i += 16;
+                continue;
+            }
+            i += lowest_bit16(m);
+#else
             uint64_t a = load_le64(s + i) & CC_HIGH;
             uint64_t b = load_le64(s + i + 8) & CC_HIGH;
             if ((a | b) == 0) {
@@ -282,6 +323,7 @@ size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
                 continue;
             }
             i += a ? first_high_byte(a) : 8 + first_high_byte(b);
+#endif
         } else if (n - i >= 8) {
             uint64_t a = load_le64(s + i) & CC_HIGH;
             if (a == 0) {
@@ -855,15 +897,70 @@ static inline uint64_t special8(uint64_t v)
 }
 
 /*
+ * Steps from q over string bytes that are not '"', '\\' or controls, in
+ * whole steps that lie before lim, where the text is known to be valid
+ * UTF-8, so bytes >= 0x80 pass unseen.  Returns the first such byte, or
+ * where no whole step remains (maybe inside a sequence).  skip_wide takes
+ * the widest steps only (16 bytes with SSE2, else 8): with no 8-byte
+ * fallback it needs few registers, for the short strings of
+ * cc_scan_string; skip_plain goes on 8 bytes a step to the last 8.
+ */
+static inline const unsigned char *skip_wide(const unsigned char *q,
+                                             const unsigned char *lim)
+{
+#ifdef CC_READER_SSE2
+    while (lim - q >= 16) {
+        unsigned m = special16(q);
+        if (m)
+            return q + lowest_bit16(m);
+        q += 16;
+    }
+#else
+    while (lim - q >= 8) {
+        uint64_t m = special8(load_le64(q));
+        if (m)
+            return q + first_high_byte(m);
+        q += 8;
+    }
+#endif
+    return q;
+}
+
+static inline const unsigned char *skip_plain(const unsigned char *q,
+                                              const unsigned char *lim)
+{
+#ifdef CC_READER_SSE2
+    while (lim - q >= 16) {
+        unsigned m = special16(q);
+        if (m)
+            return q + lowest_bit16(m);
+        q += 16;
+    }
+#endif
+    while (lim - q >= 8) {
+        uint64_t m = special8(load_le64(q));
+        if (m)
+            return q + first_high_byte(m);
+        q += 8;
+    }
+    return q;
+}
+
+/* Whether skip_plain stops at byte c. */
+static inline bool is_special(unsigned char c)
+{
+    return c == '"' || c == '\\' || c < 0x20;
+}
+
+/*
  * The rest of the string opened at `open`, from q (no escapes before it):
- * the general scan.  Its fast path steps 8 bytes at a time through the
- * text before utf8_end, which is valid UTF-8, so bytes >= 0x80 pass unseen
- * and a step stops only at the first '"', '\\' or control byte; it handles
- * the quote and the short escapes.  The careful path after it checks byte
- * by byte against the grammar, the UTF-8 rule and policy, where the fast
- * path cannot run (the last bytes before utf8_end, every byte from the
- * first bad sequence on) and for what it leaves (\u escapes, every
- * problem), so every message and offset is the careful path's.
+ * the general scan.  Its fast path is skip_plain through the text before
+ * utf8_end; it handles the closing quote and the short escapes.  The
+ * careful path after it checks byte by byte against the grammar, the UTF-8
+ * rule and policy, where the fast path cannot run (the last bytes before
+ * utf8_end, every byte from the first bad sequence on) and for what it
+ * leaves (\u escapes, every problem), so every message and offset is the
+ * careful path's.
  *
  * External linkage, and called from one place only by a tail call: so
  * that compilers keep it out of cc_scan_string, whose common case (a string
@@ -876,17 +973,11 @@ bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
 {
     const unsigned char *end = r->end, *lim = r->utf8_end;
     size_t shrink = 0; /* raw bytes minus decoded bytes, from escapes */
-    uint64_t m;
 
     for (;;) {
         /* The fast path. */
-        if (lim - q >= 8) {
-            m = special8(load_le64(q));
-            if (m == 0) {
-                q += 8;
-                continue;
-            }
-            q += first_high_byte(m);
+        q = skip_plain(q, lim);
+        if (q < lim && is_special(*q)) {
             if (*q == '"')
                 break;
             if (*q == '\\' && end - q >= 2 && short_escape[q[1]]) {
@@ -899,7 +990,7 @@ bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
             lim = r->utf8_end;
             continue;
         } else {
-            /* A step may have ended inside a valid sequence: its
+            /* The last step may have ended inside a valid sequence: its
              * continuation bytes, before lim, were checked. */
             while (q < lim && (*q & 0xC0u) == 0x80u)
                 q++;
@@ -941,8 +1032,7 @@ bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
 
 bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
 {
-    const unsigned char *open = r->p, *q;
-    uint64_t m;
+    const unsigned char *open = r->p, *q, *lim = r->utf8_end;
 
     if (r->failed)
         return false;
@@ -950,16 +1040,8 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
         return fail_found(r, open, "expected ", "a string");
     /* The common case, a string without escapes in text known to be valid
      * UTF-8, is done here; from anything else on, the general scan. */
-    q = open + 1;
-    while (r->utf8_end - q >= 8) {
-        m = special8(load_le64(q));
-        if (m == 0) {
-            q += 8;
-            continue;
-        }
-        q += first_high_byte(m);
-        if (*q != '"')
-            break;
+    q = skip_wide(open + 1, lim);
+    if (q < lim && *q == '"') {
         t->raw = open + 1;
         t->raw_len = (size_t)(q - (open + 1));
         t->decoded_len = t->raw_len;
