@@ -28,6 +28,14 @@
 
 #include <string.h>
 
+/* With SSE2 (every x86-64) the string scan and the UTF-8 check take 16
+ * bytes a step; CONTRACTC_NO_SIMD (the CMake option CONTRACTC_SIMD=OFF)
+ * keeps the portable code alone, so that it can be tested too. */
+#if defined(__SSE2__) && !defined(CONTRACTC_NO_SIMD)
+#define CC_READER_SSE2 1
+#include <emmintrin.h>
+#endif
+
 /* cc_skip_value keeps one bit per open container it entered itself; the
  * reader never lets depth exceed this (cc_reader_begin clamps max_depth). */
 #define CC_READER_DEPTH_CAP 1024u
@@ -137,100 +145,227 @@ static bool fail_at(cc_reader_t *r, contractc_kind_t kind,
  * UTF-8 (RFC 3629 section 4)
  * ------------------------------------------------------------------------ */
 
+#define CC_ONES UINT64_C(0x0101010101010101)
+#define CC_HIGH UINT64_C(0x8080808080808080)
+
+/*
+ * The 8 bytes at q as a little-endian number: byte q[i] is bits 8i..8i+7,
+ * whatever the host's byte order, so the lowest set bit of a byte mask
+ * names the first byte.  Built from bytes (no alignment or aliasing
+ * question); gcc and clang turn it into one load on little-endian hosts.
+ */
+static inline uint64_t load_le64(const unsigned char *q)
+{
+    return (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 |
+           (uint64_t)q[3] << 24 | (uint64_t)q[4] << 32 |
+           (uint64_t)q[5] << 40 | (uint64_t)q[6] << 48 |
+           (uint64_t)q[7] << 56;
+}
+
+/*
+ * The index k (0..7) of the lowest byte of m that has its high bit set; m
+ * is a non-zero mask of high bits (m & ~CC_HIGH == 0).  No builtins: m &
+ * -m keeps that bit alone, 2^(8k + 7); shifted down it is 2^(8k), and
+ * multiplying 0x0001020304050607 by it moves that constant's byte 7 - k,
+ * which holds k, to the top.
+ */
+static inline unsigned first_high_byte(uint64_t m)
+{
+    return (unsigned)((((m & (~m + 1)) >> 7) *
+                       UINT64_C(0x0001020304050607)) >> 56);
+}
+
+#ifdef CC_READER_SSE2
+/* Bit i set for each byte i of the 16 at q that is '"', '\\' or below
+ * 0x20 (unsigned: min(b, 0x1F) == b). */
+static inline unsigned special16(const unsigned char *q)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+    __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
+    return (unsigned)_mm_movemask_epi8(hit);
+}
+
+/* The index of the lowest set bit of m (0 < m < 2^16), without builtins:
+ * m & -m is a power of two, and a de Bruijn multiply names it. */
+static inline unsigned lowest_bit16(unsigned m)
+{
+    static const unsigned char index[32] = {
+        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9,
+    };
+    uint32_t bit = (uint32_t)m & (0u - (uint32_t)m);
+    return index[(uint32_t)(bit * UINT32_C(0x077CB531)) >> 27];
+}
+#endif
+
+/*
+ * The rule itself, RFC 3629 section 4 (Unicode table 3-7), by lead byte:
+ * the length of the sequence it starts (0: it starts none: ASCII, a
+ * continuation byte, C0, C1, F5-FF) and the range [lo, hi] of the second
+ * byte, which excludes overlongs (E0, F0), surrogates (ED) and code points
+ * above U+10FFFF (F4).  Every later byte is a continuation byte 80-BF.
+ * The one definition: utf8_well_formed applies it, utf8_sequence explains
+ * its refusals.
+ */
+typedef struct utf8_lead {
+    unsigned char need, lo, hi;
+} utf8_lead_t;
+
+#define L2 {2, 0x80, 0xBF}
+#define L3 {3, 0x80, 0xBF}
+#define L4 {4, 0x80, 0xBF}
+#define L2x10 L2, L2, L2, L2, L2, L2, L2, L2, L2, L2
+static const utf8_lead_t utf8_leads[256] = {
+    [0xC2] = L2x10, L2x10, L2x10,                  /* C2-DF */
+    [0xE0] = {3, 0xA0, 0xBF},                       /* E0 */
+    L3, L3, L3, L3, L3, L3, L3, L3, L3, L3, L3, L3, /* E1-EC */
+    {3, 0x80, 0x9F},                                /* ED */
+    L3, L3,                                         /* EE-EF */
+    [0xF0] = {4, 0x90, 0xBF},                       /* F0 */
+    L4, L4, L4,                                     /* F1-F3 */
+    {4, 0x80, 0x8F},                                /* F4 */
+};
+#undef L2
+#undef L3
+#undef L4
+#undef L2x10
+
+/* The length (2..4) of the well-formed sequence at q (q[0] >= 0x80, `avail`
+ * bytes readable), or 0. */
+static inline size_t utf8_well_formed(const unsigned char *q, size_t avail)
+{
+    const utf8_lead_t *lead = &utf8_leads[q[0]];
+    size_t need = lead->need;
+    if (need == 0 || avail < need || q[1] < lead->lo || q[1] > lead->hi)
+        return 0;
+    if (need > 2 && (q[2] & 0xC0u) != 0x80u)
+        return 0;
+    if (need > 3 && (q[3] & 0xC0u) != 0x80u)
+        return 0;
+    return need;
+}
+
 /*
  * Validates the multi-byte sequence at q (q < end, *q >= 0x80).  Returns its
- * length and the code point, or 0 with *why set to the reason.
+ * length and the code point, or 0 with *why set to the reason.  Only the
+ * careful paths call it: the string scan outside the pre-validated prefix,
+ * and messages.
  */
 static size_t utf8_sequence(const unsigned char *q, const unsigned char *end,
                             uint32_t *cp, const char **why)
 {
     unsigned char b0 = q[0];
-    size_t need;
-    unsigned char lo = 0x80, hi = 0xBF; /* bounds of the second byte */
+    const utf8_lead_t *lead = &utf8_leads[b0];
+    size_t need = utf8_well_formed(q, (size_t)(end - q)), i;
     uint32_t v;
-    size_t i;
 
-    if (b0 < 0xC0) {
-        *why = "a UTF-8 continuation byte without a lead byte";
-        return 0;
+    if (need) {
+        v = b0 & (need == 2 ? 0x1Fu : need == 3 ? 0x0Fu : 0x07u);
+        for (i = 1; i < need; i++)
+            v = (v << 6) | (q[i] & 0x3Fu);
+        *cp = v;
+        return need;
     }
-    if (b0 < 0xC2) {
-        *why = "an overlong UTF-8 encoding";
-        return 0;
-    }
-    if (b0 < 0xE0) {
-        need = 2;
-        v = b0 & 0x1Fu;
-    } else if (b0 < 0xF0) {
-        need = 3;
-        v = b0 & 0x0Fu;
-        if (b0 == 0xE0)
-            lo = 0xA0;
-        else if (b0 == 0xED)
-            hi = 0x9F;
-    } else if (b0 < 0xF5) {
-        need = 4;
-        v = b0 & 0x07u;
-        if (b0 == 0xF0)
-            lo = 0x90;
-        else if (b0 == 0xF4)
-            hi = 0x8F;
-    } else {
-        *why = b0 < 0xF8 ? "a UTF-8 sequence above U+10FFFF"
-                         : "a byte that never occurs in UTF-8";
+    /* Refused: say why, in the order the bytes are read. */
+    need = lead->need;
+    if (need == 0) {
+        *why = b0 < 0xC0   ? "a UTF-8 continuation byte without a lead byte"
+               : b0 < 0xC2 ? "an overlong UTF-8 encoding"
+               : b0 < 0xF8 ? "a UTF-8 sequence above U+10FFFF"
+                           : "a byte that never occurs in UTF-8";
         return 0;
     }
     for (i = 1; i < need; i++) {
-        if (q + i >= end || q[i] < 0x80 || q[i] > 0xBF) {
-            *why = "a truncated UTF-8 sequence";
+        if (q + i >= end || q[i] < 0x80 || q[i] > 0xBF)
+            break;
+        if (i == 1 && (q[1] < lead->lo || q[1] > lead->hi)) {
+            *why = b0 == 0xED   ? "a UTF-16 surrogate encoded in UTF-8"
+                   : b0 == 0xF4 ? "a UTF-8 sequence above U+10FFFF"
+                                : "an overlong UTF-8 encoding";
             return 0;
         }
-        if (i == 1 && (q[1] < lo || q[1] > hi)) {
-            if (b0 == 0xED)
-                *why = "a UTF-16 surrogate encoded in UTF-8";
-            else if (b0 == 0xF4)
-                *why = "a UTF-8 sequence above U+10FFFF";
-            else
-                *why = "an overlong UTF-8 encoding";
-            return 0;
-        }
-        v = (v << 6) | (q[i] & 0x3Fu);
     }
-    *cp = v;
-    return need;
+    *why = "a truncated UTF-8 sequence";
+    return 0;
 }
 
 size_t cc_utf8_length(const unsigned char *s, size_t n)
 {
-    uint32_t cp;
-    const char *why;
     if (n == 0)
         return 0;
     if (s[0] < 0x80)
         return 1;
-    return utf8_sequence(s, s + n, &cp, &why);
+    return utf8_well_formed(s, n);
+}
+
+size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
+{
+    size_t i = 0, len;
+    while (i < n) {
+        /* ASCII 16 bytes a step; a block with a high byte jumps to it. */
+        if (n - i >= 16) {
+#ifdef CC_READER_SSE2
+            unsigned m = (unsigned)_mm_movemask_epi8(
+                _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+            if (m == 0) {
+                i += 16;
+                continue;
+            }
+            i += lowest_bit16(m);
+#else
+            uint64_t a = load_le64(s + i) & CC_HIGH;
+            uint64_t b = load_le64(s + i + 8) & CC_HIGH;
+            if ((a | b) == 0) {
+                i += 16;
+                continue;
+            }
+            i += a ? first_high_byte(a) : 8 + first_high_byte(b);
+#endif
+        } else if (n - i >= 8) {
+            uint64_t a = load_le64(s + i) & CC_HIGH;
+            if (a == 0) {
+                i += 8;
+                continue;
+            }
+            i += first_high_byte(a);
+        } else if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        /* s[i] >= 0x80: sequences back to back (non-Latin text) stay here. */
+        do {
+            len = utf8_well_formed(s + i, n - i);
+            if (len == 0)
+                return i;
+            i += len;
+        } while (i < n && s[i] >= 0x80);
+    }
+    return n;
 }
 
 bool cc_utf8_valid(const unsigned char *s, size_t n)
 {
-    size_t i = 0;
-    while (i < n) {
-        if (s[i] < 0x80) {
-            /* ASCII runs 8 bytes at a time (portable: a memcpy'd uint64_t
-             * with no high bit set holds 8 ASCII bytes in any byte order). */
-            uint64_t w;
-            while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & UINT64_C(0x8080808080808080)) == 0))
-                i += 8;
-            if (i < n && s[i] < 0x80)
-                i++;
-            continue;
-        }
-        size_t len = cc_utf8_length(s + i, n - i);
-        if (len == 0)
-            return false;
-        i += len;
+    return cc_utf8_valid_prefix(s, n) == n;
+}
+
+size_t cc_utf8_code_points(const unsigned char *s, size_t n)
+{
+    /* Every byte but a continuation byte (10xxxxxx) starts a code point:
+     * bit 7 set and bit 6 clear, tested in 8 bytes at once (shifting left
+     * by one lines bit 6 of each byte up with its bit 7; what crosses into
+     * the next byte lands on its bit 0, outside the mask). */
+    size_t i = 0, points = n;
+    for (; n - i >= 8; i += 8) {
+        uint64_t v = load_le64(s + i);
+        uint64_t cont = v & ~(v << 1) & CC_HIGH;
+        points -= (size_t)((((cont >> 7) * CC_ONES) >> 56));
     }
-    return true;
+    for (; i < n; i++)
+        points -= (s[i] & 0xC0u) == 0x80u;
+    return points;
 }
 
 static bool fail_utf8(cc_reader_t *r, const unsigned char *at, const char *why)
@@ -388,6 +523,15 @@ static bool strip_fence(cc_reader_t *r, const unsigned char *s,
     return true;
 }
 
+/* The valid-UTF-8 prefix starts empty at the JSON text; the string scan
+ * extends it as it reads (utf8_extend). */
+static bool utf8_start(cc_reader_t *r)
+{
+    r->utf8_end = r->p;
+    r->utf8_final = r->p == r->end;
+    return true;
+}
+
 bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
                      bool fence_allowed, uint32_t max_depth)
 {
@@ -402,6 +546,8 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
     r->depth = 0;
     r->max_depth = max_depth > CC_READER_DEPTH_CAP ? CC_READER_DEPTH_CAP
                                                     : max_depth;
+    r->utf8_end = r->raw;
+    r->utf8_final = false;
     r->fenced = false;
     r->failed = false;
     r->fail_kind = CONTRACTC_KIND_EMPTY;
@@ -437,11 +583,11 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
             return fail_at(r, CONTRACTC_KIND_SYNTAX, s,
                            "a ``` fence is not allowed: reply with the JSON "
                            "text alone");
-        return strip_fence(r, s, e);
+        return strip_fence(r, s, e) && utf8_start(r);
     }
     r->p = s;
     r->end = e;
-    return true;
+    return utf8_start(r);
 }
 
 bool cc_reader_finish(cc_reader_t *r)
@@ -469,7 +615,7 @@ bool cc_reader_finish(cc_reader_t *r)
  * Tokens
  * ------------------------------------------------------------------------ */
 
-int cc_peek(cc_reader_t *r)
+int cc_peek_slow(cc_reader_t *r)
 {
     const unsigned char *q = r->p, *end = r->end;
     while (q < end && ws_table[*q])
@@ -478,7 +624,7 @@ int cc_peek(cc_reader_t *r)
     return q < end ? *q : -1;
 }
 
-bool cc_expect(cc_reader_t *r, char c, const char *what)
+bool cc_expect_slow(cc_reader_t *r, char c, const char *what)
 {
     if (r->failed)
         return false;
@@ -570,12 +716,12 @@ static bool cut_escape(const unsigned char *p, const unsigned char *end)
 
 /*
  * One escape at q (q[0] == '\\') of the string opened at `open`.  Adds
- * its decoded length and code point count; returns the byte after it, or
- * NULL after recording a problem.
+ * to *shrink how many bytes shorter its decoded form is; returns the byte
+ * after it, or NULL after recording a problem.
  */
 static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *open,
                                         const unsigned char *q,
-                                        size_t *decoded, size_t *points)
+                                        size_t *shrink)
 {
     const unsigned char *end = r->end;
     long unit, low;
@@ -586,8 +732,7 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
     switch (q[1]) {
     case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
     case 't':
-        *decoded += 1;
-        *points += 1;
+        *shrink += 1;
         return q + 2;
     case 'u':
         break;
@@ -621,12 +766,10 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
         if (end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
             (low = hex4(q + 8)) < 0 || low < 0xDC00 || low > 0xDFFF)
             return fail_lone_surrogate(r, q, (uint32_t)unit, true), NULL;
-        *decoded += 4;
-        *points += 1;
+        *shrink += 12 - 4;
         return q + 12;
     }
-    *decoded += utf8_length((uint32_t)unit);
-    *points += 1;
+    *shrink += 6 - utf8_length((uint32_t)unit);
     return q + 6;
 }
 
@@ -692,57 +835,221 @@ static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
     return fail_msg(r, CONTRACTC_KIND_SYNTAX, r->end, &m);
 }
 
-bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
-{
-    const unsigned char *open = r->p, *q, *end = r->end, *run;
-    size_t decoded = 0, points = 0;
-    bool escapes = false;
+/*
+ * The string scan validates the UTF-8 of the text ahead of it this many
+ * bytes at a time (r->utf8_end), not all of it in cc_reader_begin: a reply
+ * rejected early (too deep, a syntax error) then costs no pass over the
+ * rest of it (tests/bench_nested.sh checks that this work stays flat).
+ */
+#define CC_UTF8_CHUNK 4096
 
-    if (r->failed)
-        return false;
-    if (open >= end || *open != '"')
-        return fail_found(r, open, "expected ", "a string");
-    q = open + 1;
+/*
+ * Moves r->utf8_end on, a chunk at a time, until it is 8 bytes or more
+ * past the cursor q or has reached the first bad sequence or r->end
+ * (r->utf8_final).  A chunk that ends inside a sequence has that sequence
+ * checked whole.
+ */
+static void utf8_extend(cc_reader_t *r, const unsigned char *q)
+{
+    const unsigned char *v = r->utf8_end, *end = r->end;
+    while (!r->utf8_final && v - q < 8) {
+        size_t avail = (size_t)(end - v), len;
+        size_t chunk = avail < CC_UTF8_CHUNK ? avail : CC_UTF8_CHUNK;
+        size_t ok = cc_utf8_valid_prefix(v, chunk);
+        if (ok < chunk) {
+            /* v[ok] >= 0x80: the prefix stops only at a high byte. */
+            len = utf8_well_formed(v + ok, avail - ok);
+            if (len == 0) {
+                v += ok;
+                r->utf8_final = true;
+                break;
+            }
+            ok += len;
+        }
+        v += ok;
+        if (v == end)
+            r->utf8_final = true;
+    }
+    r->utf8_end = v;
+}
+
+/* 1 for the bytes after '\\' of the escapes that decode to one byte. */
+static const unsigned char short_escape[256] = {
+    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1,
+    ['r'] = 1, ['t'] = 1,
+};
+
+/*
+ * The high bit of each byte of v (8 string bytes, little-endian) that is
+ * '"', '\\' or a control byte (< 0x20); bytes >= 0x80 are not marked.
+ * (x - n * 0x01..) & ~x & 0x80.. marks the bytes of x below n (n <= 0x80)
+ * and, through a borrow, maybe bytes above a marked one, never below one:
+ * the LOWEST mark is always exact, and it is all the scan uses.  With x =
+ * v ^ 0x02.., the bytes below 0x21 are v's control bytes and '"' (0x22 ^
+ * 0x02 = 0x20); with x = v ^ '\\'.., the zero bytes are v's backslashes.
+ * XOR with a byte below 0x80 keeps the high bit, so ~v stands for both ~x.
+ */
+static inline uint64_t special8(uint64_t v)
+{
+    return (((v ^ CC_ONES * 0x02) - CC_ONES * 0x21) |
+            ((v ^ CC_ONES * '\\') - CC_ONES)) &
+           ~v & CC_HIGH;
+}
+
+/*
+ * Steps from q over string bytes that are not '"', '\\' or controls, in
+ * whole steps that lie before lim, where the text is known to be valid
+ * UTF-8, so bytes >= 0x80 pass unseen.  Returns the first such byte, or
+ * where no whole step remains (maybe inside a sequence).  skip_wide takes
+ * the widest steps only (16 bytes with SSE2, else 8): with no 8-byte
+ * fallback it needs few registers, for the short strings of
+ * cc_scan_string; skip_plain goes on 8 bytes a step to the last 8.
+ */
+static inline const unsigned char *skip_wide(const unsigned char *q,
+                                             const unsigned char *lim)
+{
+#ifdef CC_READER_SSE2
+    while (lim - q >= 16) {
+        unsigned m = special16(q);
+        if (m)
+            return q + lowest_bit16(m);
+        q += 16;
+    }
+#else
+    while (lim - q >= 8) {
+        uint64_t m = special8(load_le64(q));
+        if (m)
+            return q + first_high_byte(m);
+        q += 8;
+    }
+#endif
+    return q;
+}
+
+static inline const unsigned char *skip_plain(const unsigned char *q,
+                                              const unsigned char *lim)
+{
+#ifdef CC_READER_SSE2
+    while (lim - q >= 16) {
+        unsigned m = special16(q);
+        if (m)
+            return q + lowest_bit16(m);
+        q += 16;
+    }
+#endif
+    while (lim - q >= 8) {
+        uint64_t m = special8(load_le64(q));
+        if (m)
+            return q + first_high_byte(m);
+        q += 8;
+    }
+    return q;
+}
+
+/* Whether skip_plain stops at byte c. */
+static inline bool is_special(unsigned char c)
+{
+    return c == '"' || c == '\\' || c < 0x20;
+}
+
+/*
+ * The rest of the string opened at `open`, from q (no escapes before it):
+ * the general scan.  Its fast path is skip_plain through the text before
+ * utf8_end; it handles the closing quote and the short escapes.  The
+ * careful path after it checks byte by byte against the grammar, the UTF-8
+ * rule and policy, where the fast path cannot run (the last bytes before
+ * utf8_end, every byte from the first bad sequence on) and for what it
+ * leaves (\u escapes, every problem), so every message and offset is the
+ * careful path's.
+ *
+ * External linkage, and called from one place only by a tail call: so
+ * that compilers keep it out of cc_scan_string, whose common case (a string
+ * without escapes in valid text) then runs as a small leaf.
+ */
+bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
+                         const unsigned char *open, const unsigned char *q);
+bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
+                         const unsigned char *open, const unsigned char *q)
+{
+    const unsigned char *end = r->end, *lim = r->utf8_end;
+    size_t shrink = 0; /* raw bytes minus decoded bytes, from escapes */
+
     for (;;) {
-        run = q;
+        /* The fast path. */
+        q = skip_plain(q, lim);
+        if (q < lim && is_special(*q)) {
+            if (*q == '"')
+                break;
+            if (*q == '\\' && end - q >= 2 && short_escape[q[1]]) {
+                shrink += 1;
+                q += 2;
+                continue;
+            }
+        } else if (!r->utf8_final) {
+            utf8_extend(r, q);
+            lim = r->utf8_end;
+            continue;
+        } else {
+            /* The last step may have ended inside a valid sequence: its
+             * continuation bytes, before lim, were checked. */
+            while (q < lim && (*q & 0xC0u) == 0x80u)
+                q++;
+        }
+
+        /* The careful path: the plain bytes, then the byte that stops
+         * them. */
         while (end - q >= 8 && plain8(q))
             q += 8;
         while (q < end && string_table[*q] == SB_PLAIN)
             q++;
-        points += (size_t)(q - run);
-        decoded += (size_t)(q - run);
         if (q >= end)
             return fail_unterminated(r, open);
-        switch (string_table[*q]) {
-        case SB_QUOTE:
-            t->raw = open + 1;
-            t->raw_len = (size_t)(q - (open + 1));
-            t->decoded_len = decoded;
-            t->code_points = points;
-            t->has_escapes = escapes;
-            r->p = q + 1;
-            return true;
-        case SB_ESCAPE:
-            escapes = true;
-            q = scan_escape(r, open, q, &decoded, &points);
+        if (string_table[*q] == SB_QUOTE)
+            break;
+        if (string_table[*q] == SB_ESCAPE) {
+            q = scan_escape(r, open, q, &shrink);
             if (!q)
                 return false;
-            break;
-        case SB_CONTROL:
+        } else if (string_table[*q] == SB_CONTROL) {
             return fail_control(r, q);
-        default: {
+        } else {
             uint32_t cp = 0;
             const char *why = "";
             size_t n = utf8_sequence(q, end, &cp, &why);
             if (n == 0)
                 return fail_utf8(r, q, why);
             q += n;
-            decoded += n;
-            points += 1;
-            break;
-        }
         }
     }
+    t->raw = open + 1;
+    t->raw_len = (size_t)(q - (open + 1));
+    t->decoded_len = t->raw_len - shrink;
+    /* Every escape is longer than what it stands for. */
+    t->has_escapes = shrink != 0;
+    r->p = q + 1;
+    return true;
+}
+
+bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
+{
+    const unsigned char *open = r->p, *q, *lim = r->utf8_end;
+
+    if (r->failed)
+        return false;
+    if (open >= r->end || *open != '"')
+        return fail_found(r, open, "expected ", "a string");
+    /* The common case, a string without escapes in text known to be valid
+     * UTF-8, is done here; from anything else on, the general scan. */
+    q = skip_wide(open + 1, lim);
+    if (q < lim && *q == '"') {
+        t->raw = open + 1;
+        t->raw_len = (size_t)(q - (open + 1));
+        t->decoded_len = t->raw_len;
+        t->has_escapes = false;
+        r->p = q + 1;
+        return true;
+    }
+    return cc_scan_string_rest(r, t, open, q);
 }
 
 static char *put_utf8(char *dst, uint32_t cp)

@@ -32,6 +32,11 @@ typedef struct cc_reader {
     const unsigned char *p;     /* cursor */
     const unsigned char *end;   /* end of the JSON text (a closing fence and
                                    trailing white space are beyond it) */
+    const unsigned char *utf8_end; /* [p as begun, utf8_end) is known to
+                                   be well-formed UTF-8; the string scan
+                                   validates ahead of itself in chunks */
+    bool utf8_final;            /* utf8_end is where the first bad sequence
+                                   starts, or end: it moves no more */
     uint32_t depth;             /* open containers */
     uint32_t max_depth;
     bool fenced;                /* a fence was stripped */
@@ -56,14 +61,33 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
  * Otherwise `syntax` ("text after the JSON value"). */
 bool cc_reader_finish(cc_reader_t *r);
 
+/* The out-of-line parts of cc_peek and cc_expect (white space, problems);
+ * call those. */
+int cc_peek_slow(cc_reader_t *r);
+bool cc_expect_slow(cc_reader_t *r, char c, const char *what);
+
 /* Skips white space and returns the next byte without consuming it, or -1
- * at r->end.  Never fails by itself. */
-int cc_peek(cc_reader_t *r);
+ * at r->end.  Never fails by itself.  Inline: it runs before every token,
+ * and usually no white space comes first. */
+static inline int cc_peek(cc_reader_t *r)
+{
+    if (r->p < r->end && *r->p > ' ')
+        return *r->p;
+    return cc_peek_slow(r);
+}
 
 /* Skips white space and consumes `c` (one of { } [ ] : ,).  On any other
  * byte (or the end) records a `syntax` problem naming what was found and
- * what was expected (`what`, e.g. "':' after the key"). */
-bool cc_expect(cc_reader_t *r, char c, const char *what);
+ * what was expected (`what`, e.g. "':' after the key").  Inline when `c`
+ * comes next. */
+static inline bool cc_expect(cc_reader_t *r, char c, const char *what)
+{
+    if (r->p < r->end && *r->p == (unsigned char)c && !r->failed) {
+        r->p++;
+        return true;
+    }
+    return cc_expect_slow(r, c, what);
+}
 
 /* After '{' or '[' was consumed: depth + 1, `limit` problem above max_depth. */
 bool cc_enter(cc_reader_t *r);
@@ -74,8 +98,9 @@ void cc_leave(cc_reader_t *r);
 typedef struct cc_string_token {
     const unsigned char *raw;
     size_t raw_len;        /* bytes between the quotes */
-    size_t decoded_len;    /* bytes after unescaping (UTF-8) */
-    size_t code_points;    /* code points after unescaping */
+    size_t decoded_len;    /* bytes after unescaping (UTF-8); the code
+                              points, when wanted, are
+                              cc_utf8_code_points() of the decoded text */
     bool has_escapes;      /* false: raw is already the decoded text */
 } cc_string_token_t;
 
@@ -119,9 +144,19 @@ bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
  * and the log writer. */
 size_t cc_utf8_length(const unsigned char *s, size_t n);
 
-/* True when s[0..n) is well-formed UTF-8 throughout (ASCII runs are
- * checked eight bytes at a time). */
+/* The offset of the first byte of s[0..n) that does not start a
+ * well-formed sequence (by cc_utf8_length's rule), or n when all of s is
+ * well-formed UTF-8.  ASCII runs are checked sixteen bytes at a time. */
+size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n);
+
+/* True when s[0..n) is well-formed UTF-8 throughout
+ * (cc_utf8_valid_prefix(s, n) == n). */
 bool cc_utf8_valid(const unsigned char *s, size_t n);
+
+/* The number of code points in s[0..n), which must be well-formed UTF-8
+ * (a decoded string token): the bytes that are not continuation bytes
+ * 0x80-0xBF, counted eight at a time. */
+size_t cc_utf8_code_points(const unsigned char *s, size_t n);
 
 /* 1-based line and 1-based byte column of a raw offset (LF ends a line). */
 void cc_reader_line_column(const cc_reader_t *r, size_t offset,

@@ -520,22 +520,26 @@ static int read_string(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot
     if (!text)
         return V_FAIL;
     int result = V_OK;
-    if (t.code_points < v->min_length || t.code_points > v->max_length) {
+    /* Counting code points costs a pass over the text: only bounds need it. */
+    size_t points = v->min_length > 0 || v->max_length != CONTRACTC_UNBOUNDED
+                        ? cc_utf8_code_points((const unsigned char *)text, t.decoded_len)
+                        : 0;
+    if (points < v->min_length || points > v->max_length) {
         cc_msg_t m;
         msg_init(c, &m);
         cc_str_quote(&m.model, text, t.decoded_len);
         cc_str_puts(&m.log, "the value");
         msg_both(&m, " is ");
-        msg_uint(&m, t.code_points);
-        msg_both(&m, t.code_points == 1 ? " character long; " : " characters long; ");
-        if (t.code_points < v->min_length) {
+        msg_uint(&m, points);
+        msg_both(&m, points == 1 ? " character long; " : " characters long; ");
+        if (points < v->min_length) {
             msg_both(&m, "expected at least ");
             msg_uint(&m, v->min_length);
         } else {
             msg_both(&m, "expected at most ");
             msg_uint(&m, v->max_length);
         }
-        msg_both(&m, v->min_length == 1 && t.code_points == 0 ? " (not empty)" : "");
+        msg_both(&m, v->min_length == 1 && points == 0 ? " (not empty)" : "");
         msg_report(c, &m, CONTRACTC_KIND_LENGTH, NULL);
         result = V_BAD;
     }
