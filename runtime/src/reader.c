@@ -301,21 +301,13 @@ size_t cc_utf8_length(const unsigned char *s, size_t n)
     return utf8_well_formed(s, n);
 }
 
-size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
+/* The portable check of s[i..n), i at the start of a sequence. */
+static size_t utf8_prefix_scalar(const unsigned char *s, size_t i, size_t n)
 {
-    size_t i = 0, len;
+    size_t len;
     while (i < n) {
         /* ASCII 16 bytes a step; a block with a high byte jumps to it. */
         if (n - i >= 16) {
-#ifdef CC_READER_SSE2
-            unsigned m = (unsigned)_mm_movemask_epi8(
-                _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
-            if (m == 0) {
-                i += 16;
-                continue;
-            }
-            i += lowest_bit16(m);
-#else
             uint64_t a = load_le64(s + i) & CC_HIGH;
             uint64_t b = load_le64(s + i + 8) & CC_HIGH;
             if ((a | b) == 0) {
@@ -323,7 +315,6 @@ size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
                 continue;
             }
             i += a ? first_high_byte(a) : 8 + first_high_byte(b);
-#endif
         } else if (n - i >= 8) {
             uint64_t a = load_le64(s + i) & CC_HIGH;
             if (a == 0) {
@@ -344,6 +335,99 @@ size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
         } while (i < n && s[i] >= 0x80);
     }
     return n;
+}
+
+#ifdef CC_READER_SSE2
+/* The start of the sequence that covers s[t] or is cut at t (s[0..t) is
+ * well formed): back over at most 3 continuation bytes to their lead. */
+static size_t utf8_sequence_start(const unsigned char *s, size_t t)
+{
+    size_t k;
+    for (k = 1; k <= 3 && k <= t; k++) {
+        if (s[t - k] >= 0xC0)
+            return t - k;
+        if (s[t - k] < 0x80)
+            break;
+    }
+    return t;
+}
+
+/* Byte i of the result is byte i - k of the 32 bytes prev:cur (k = 1..3). */
+#define CC_PREV_BYTES(cur, prev, k) \
+    _mm_or_si128(_mm_slli_si128(cur, k), _mm_srli_si128(prev, 16 - (k)))
+
+/*
+ * Non-zero bytes where the 16 bytes `cur` (after `prev`) break the UTF-8
+ * rule (RFC 3629 section 4; the same rule as utf8_leads): a continuation
+ * byte where none is due or a missing one where one is (due after a lead
+ * C0-FF, two after E0-FF, three after F0-FF), a byte that never occurs
+ * (C0, C1, F5-FF), or a second byte out of range after E0 (A0-BF), ED
+ * (80-9F), F0 (90-BF) or F4 (80-8F).  Sequences cut at the end of `cur`
+ * are judged with the next chunk.  No branch: the cost does not depend on
+ * where the multi-byte characters are.  SSE2 compares are signed, so
+ * 0x80-0xBF are -128..-65 and the leads -64..-1.
+ */
+static inline __m128i utf8_errors16(__m128i cur, __m128i prev)
+{
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i p1 = CC_PREV_BYTES(cur, prev, 1);
+    const __m128i p2 = CC_PREV_BYTES(cur, prev, 2);
+    const __m128i p3 = CC_PREV_BYTES(cur, prev, 3);
+    const __m128i cont = _mm_cmpgt_epi8(_mm_set1_epi8(-64), cur);
+    __m128i due = _mm_and_si128(_mm_cmpgt_epi8(p1, _mm_set1_epi8(-65)), _mm_cmplt_epi8(p1, zero));
+    due = _mm_or_si128(due, _mm_and_si128(_mm_cmpgt_epi8(p2, _mm_set1_epi8((char)0xDF)),
+                                          _mm_cmplt_epi8(p2, zero)));
+    due = _mm_or_si128(due, _mm_and_si128(_mm_cmpgt_epi8(p3, _mm_set1_epi8((char)0xEF)),
+                                          _mm_cmplt_epi8(p3, zero)));
+    __m128i err = _mm_xor_si128(due, cont);
+    err = _mm_or_si128(err, _mm_cmpeq_epi8(_mm_and_si128(cur, _mm_set1_epi8((char)0xFE)),
+                                           _mm_set1_epi8((char)0xC0)));
+    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpgt_epi8(cur, _mm_set1_epi8((char)0xF4)),
+                                          _mm_cmplt_epi8(cur, zero)));
+    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xE0)),
+                                          _mm_cmplt_epi8(cur, _mm_set1_epi8((char)0xA0))));
+    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xED)),
+                                          _mm_cmpgt_epi8(cur, _mm_set1_epi8((char)0x9F))));
+    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xF0)),
+                                          _mm_cmplt_epi8(cur, _mm_set1_epi8((char)0x90))));
+    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xF4)),
+                                          _mm_cmpgt_epi8(cur, _mm_set1_epi8((char)0x8F))));
+    return err;
+}
+#undef CC_PREV_BYTES
+#endif
+
+size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+#ifdef CC_READER_SSE2
+    /* 64 bytes a step, checked whole whenever any byte is high: text that
+     * mixes ASCII and accented words takes no branch per character (the
+     * scalar check mispredicts on nearly every one).  On a problem, or for
+     * the last bytes, the scalar check runs from the start of the sequence
+     * at hand and finds the exact offset. */
+    __m128i prev = _mm_setzero_si128();
+    while (n - i >= 64) {
+        const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
+        const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 32));
+        const __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 48));
+        /* All ASCII, and no sequence from the previous block reaching in:
+         * nothing to check. */
+        if ((_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) |
+             (_mm_movemask_epi8(prev) & 0xE000)) != 0) {
+            const __m128i err = _mm_or_si128(
+                _mm_or_si128(utf8_errors16(a, prev), utf8_errors16(b, a)),
+                _mm_or_si128(utf8_errors16(c, b), utf8_errors16(d, c)));
+            if (_mm_movemask_epi8(err) != 0)
+                break;
+        }
+        prev = d;
+        i += 64;
+    }
+    i = utf8_sequence_start(s, i);
+#endif
+    return utf8_prefix_scalar(s, i, n);
 }
 
 bool cc_utf8_valid(const unsigned char *s, size_t n)
