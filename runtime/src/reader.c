@@ -1159,12 +1159,33 @@ static char *put_utf8(char *dst, uint32_t cp)
 void cc_decode_string(const cc_string_token_t *t, char *dst)
 {
     const unsigned char *q = t->raw, *end = t->raw + t->raw_len, *run;
+#ifdef CC_READER_SSE2
+    const char *const out_end = dst + t->decoded_len;
+#endif
     if (!t->has_escapes) {
         if (t->raw_len)
             memcpy(dst, t->raw, t->raw_len);
         return;
     }
     while (q < end) {
+#ifdef CC_READER_SSE2
+        /* 16 bytes a step, stored whole while 16 bytes of the output remain
+         * (what lies past the next escape is written over after it): one
+         * branch per escape, where memchr and memcpy took several. */
+        while (end - q >= 16 && out_end - dst >= 16) {
+            const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+            const unsigned m = (unsigned)_mm_movemask_epi8(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+            _mm_storeu_si128((__m128i *)(void *)dst, v);
+            if (m) {
+                dst += lowest_bit16(m);
+                q += lowest_bit16(m);
+                goto escape;
+            }
+            q += 16;
+            dst += 16;
+        }
+#endif
         run = q;
         /* memchr: the C library's fastest scan for the next escape. */
         q = memchr(run, '\\', (size_t)(end - run));
@@ -1176,6 +1197,9 @@ void cc_decode_string(const cc_string_token_t *t, char *dst)
         }
         if (q >= end)
             break;
+#ifdef CC_READER_SSE2
+    escape:
+#endif
         /* The token was validated: every escape is well formed. */
         switch (q[1]) {
         case 'b': *dst++ = '\b'; q += 2; break;
