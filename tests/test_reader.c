@@ -1137,9 +1137,9 @@ static const struct {
 
 START_TEST(utf8_valid_prefix_stops_at_the_first_bad_sequence_at_every_position)
 {
-    /* Past 128: the SSE2 check takes 64 bytes a step, so every row also
-     * straddles its block boundaries at 64 and 128. */
-    enum { RUN = 140 };
+    /* Past 256 + 64: the SSE2 check takes 64 bytes a step on texts of 256
+     * bytes or more, so every row also straddles its block boundaries. */
+    enum { RUN = 330 };
     unsigned char s[RUN + 16];
     size_t k, n, tail, len = utf8_rows[_i].len;
     for (k = 0; k <= RUN; k++) {
@@ -1166,17 +1166,17 @@ START_TEST(utf8_valid_prefix_stops_at_the_first_bad_sequence_at_every_position)
 END_TEST
 
 /* Pseudo-random texts, mostly ASCII with UTF-8 pieces and now and then a
- * damaged byte, of every length up to 200 (three 64-byte SSE2 blocks). */
+ * damaged byte, of every length up to 500 (the SSE2 blocks from 256 on). */
 START_TEST(utf8_valid_prefix_agrees_with_the_reference_on_random_texts)
 {
     static const char *const pieces[] = {
         "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
         "\303\274berweisung", "caf\xC3\xA9", "\\\"", "0123456789abcdef"};
-    unsigned char s[256];
+    unsigned char s[512];
     uint32_t seed = 12345;
     size_t round, n, i, bad = 0;
-    for (round = 0; round < 4000; round++) {
-        size_t len = round % 200 + 1;
+    for (round = 0; round < 8000; round++) {
+        size_t len = round % 500 + 1;
         n = 0;
         while (n < len) {
             seed = seed * 1103515245u + 12345u;

@@ -407,7 +407,10 @@ size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
      * the last bytes, the scalar check runs from the start of the sequence
      * at hand and finds the exact offset. */
     __m128i prev = _mm_setzero_si128();
-    while (n - i >= 64) {
+    /* Below 256 bytes (a short reply, a source text) the scalar check
+     * costs fewer instructions, and a misprediction or two is all the
+     * branch-free blocks would save. */
+    while (n >= 256 && n - i >= 64) {
         const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
         const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
         const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 32));
