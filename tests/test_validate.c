@@ -98,6 +98,16 @@ static const row_t rows[] = {
      "$.c enum", "\"eur\" is not one of \"EUR\" or \"USD\""},
     {"enum values are strings as written", "fields:\n  c: {type: enum, values: [yes, no, 1.5]}\n",
      "{\"c\":\"1.5\"}", "", NULL},
+    /* keys are read without a scan when they are the expected field's
+     * name; every other spelling takes the scan and the sorted lookup */
+    {"the expected key spelt with \\u escapes", "fields:\n  ab: {type: integer}\n  cd: {type: integer}\n",
+     "{\"\\u0061b\":1,\"c\\u0064\":2}", "", NULL},
+    {"a prefix of the expected key", "fields:\n  ab: {type: integer}\n", "{\"a\":1,\"ab\":2}",
+     "$.a unexpected", NULL},
+    {"the expected key cut by the end of the reply", "fields:\n  ab: {type: integer}\n", "{\"ab",
+     "$ syntax", NULL},
+    {"keys out of the contract's order", "fields:\n  a: {type: integer}\n  b: {type: integer}\n",
+     "{\"b\":2,\"a\":1}", "", NULL},
     /* nulls and keys */
     {"null where not nullable", "fields:\n  s: {type: string}\n", "{\"s\":null}", "$.s null",
      "null is not allowed here"},
@@ -172,6 +182,45 @@ static char *problems_text(const contractc_problems_t *p)
     char *s = cc_buf_take(&b, NULL);
     return s;
 }
+
+/* Contract field names are identifiers, but the runtime does not rely on
+ * it: a table whose name holds '"' or '\\' must not match those raw bytes
+ * (RFC 8259 section 7: in the reply they are escapes or end the string). */
+START_TEST(a_key_is_never_matched_raw_when_the_name_would_need_escapes)
+{
+    static const struct {
+        const char *name, *reply, *expect;
+    } cases[] = {
+        {"a\"b", "{\"a\\\"b\":1}", ""},          /* escaped: the name */
+        {"a\"b", "{\"a\"b\":1}", "$ syntax"},     /* raw: the key is "a" */
+        {"a\\b", "{\"a\\\\b\":1}", ""},           /* escaped backslash: the name */
+        {"a\\b", "{\"a\\b\":1}", "$['a\\b'] unexpected|$.ab missing"}, /* \b is U+0008 */
+        {"\xC3\xA9t\xC3\xA9", "{\"\xC3\xA9t\xC3\xA9\":1}", ""}, /* UTF-8 bytes match as they are */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        loaded_t l = open_contract(HEAD "fields:\n  ab: {type: integer}\n");
+        contractc_field_t *f = (contractc_field_t *)(void *)&l.tables->contract.root->fields[0];
+        f->name = cases[i].name;
+        f->name_len = (uint32_t)strlen(cases[i].name);
+        const contractc_contract_t *c = &l.tables->contract;
+        void *record = calloc(1, c->root->size);
+        contractc_problems_t p;
+        contractc_problems_init(&p);
+        contractc_status_t rc = contractc_parse(c, cases[i].reply, strlen(cases[i].reply), NULL, 0, NULL,
+                                                record, &p);
+        char *got = problems_text(&p);
+        ck_assert_msg(strcmp(got, cases[i].expect) == 0, "%s: expected [%s], got [%s]", cases[i].reply,
+                      cases[i].expect, got);
+        ck_assert_int_eq(rc == CONTRACTC_OK, cases[i].expect[0] == '\0');
+        free(got);
+        if (rc == CONTRACTC_OK)
+            contractc_record_free(c, record);
+        contractc_problems_clear(&p);
+        free(record);
+        close_contract(&l);
+    }
+}
+END_TEST
 
 START_TEST(each_row_gives_exactly_its_problems)
 {
@@ -429,6 +478,7 @@ int main(void)
     tcase_add_loop_test(t, each_row_gives_exactly_its_problems, 0, (int)(sizeof rows / sizeof rows[0]));
     suite_add_tcase(s, t);
     TCase *u = tcase_create("behaviour");
+    tcase_add_test(u, a_key_is_never_matched_raw_when_the_name_would_need_escapes);
     tcase_add_test(u, a_sum_that_overflows_is_a_rule_problem_not_a_wrapped_value);
     tcase_add_test(u, log_messages_carry_no_reply_values);
     tcase_add_test(u, the_cap_keeps_the_first_problems_and_counts_the_rest);

@@ -380,6 +380,30 @@ static bool bytes_equal(const char *a, const char *b, size_t n)
     return true;
 }
 
+/* True when no byte of the name is '"', '\\' or a control byte (< 0x20):
+ * written without escapes, the key is the name's bytes as they are.  Eight
+ * bytes a step (the has-less-than and has-zero-byte tests, exact as a
+ * yes/no for the whole word). */
+static bool plain_name(const char *s, size_t n)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) {
+        uint64_t v, quote, bslash;
+        memcpy(&v, s + i, 8);
+        quote = v ^ (ones * '"');
+        bslash = v ^ (ones * '\\');
+        if ((((v - ones * 0x20) & ~v) | ((quote - ones) & ~quote) | ((bslash - ones) & ~bslash)) & high)
+            return false;
+    }
+    for (; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch == '"' || ch == '\\')
+            return false;
+    }
+    return true;
+}
+
 /* Words of a per-field bitset of `o` that are in use (fields < 1024). */
 static size_t bitset_words(const contractc_object_t *o) { return (o->field_count + 63u) / 64u; }
 
@@ -1326,30 +1350,48 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                 cc_expect(&c->r, '"', "a key string");
                 return V_FAIL;
             }
-            cc_string_token_t kt;
-            if (!cc_scan_string(&c->r, &kt))
-                return V_FAIL;
-            char small[256];
-            const char *key = (const char *)kt.raw;
             const contractc_field_t *f = NULL;
             uint32_t fi = 0;
-            if (!kt.has_escapes) {
-                /* Without escapes the raw bytes are the key. */
-                if (next < o->field_count && o->fields[next].name_len == kt.raw_len &&
-                    bytes_equal(o->fields[next].name, key, kt.raw_len)) {
-                    fi = next;
-                    f = &o->fields[next];
+            char small[256];
+            const char *key;
+            size_t key_len;
+            const unsigned char *q = c->r.p; /* at '"' */
+            const contractc_field_t *nf = next < o->field_count ? &o->fields[next] : NULL;
+            if (nf && (size_t)(c->r.end - q) >= (size_t)nf->name_len + 2 &&
+                q[nf->name_len + 1] == '"' &&
+                bytes_equal((const char *)q + 1, nf->name, nf->name_len) &&
+                plain_name(nf->name, nf->name_len)) {
+                /* The expected key, and its name needs no escape (RFC 8259
+                 * section 7): these bytes are exactly the string token
+                 * "name", already known to be valid UTF-8.  No scan. */
+                c->r.p = q + nf->name_len + 2;
+                f = nf;
+                fi = next;
+                key = nf->name;
+                key_len = nf->name_len;
+            } else {
+                cc_string_token_t kt;
+                if (!cc_scan_string(&c->r, &kt))
+                    return V_FAIL;
+                key = (const char *)kt.raw;
+                key_len = kt.decoded_len;
+                if (!kt.has_escapes) {
+                    /* Without escapes the raw bytes are the key. */
+                    if (nf && nf->name_len == kt.raw_len && bytes_equal(nf->name, key, kt.raw_len)) {
+                        fi = next;
+                        f = nf;
+                    }
+                } else if (kt.decoded_len <= sizeof small) {
+                    cc_decode_string(&kt, small);
+                    key = small;
+                } else if (!(key = string_text(c, &kt))) {
+                    return V_FAIL;
                 }
-            } else if (kt.decoded_len <= sizeof small) {
-                cc_decode_string(&kt, small);
-                key = small;
-            } else if (!(key = string_text(c, &kt))) {
-                return V_FAIL;
             }
             if (!cc_expect(&c->r, ':', "':' after the key"))
                 return V_FAIL;
             if (!f)
-                f = find_field(o, key, kt.decoded_len, &fi);
+                f = find_field(o, key, key_len, &fi);
             if (!f || bit_get(seen, fi)) {
                 if (f) {
                     step.kind = STEP_FIELD;
@@ -1357,7 +1399,7 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                 } else {
                     step.kind = STEP_KEY;
                     step.key = key;
-                    step.n = kt.decoded_len;
+                    step.n = key_len;
                 }
                 if (f) {
                     cc_msg_t m;
@@ -1365,7 +1407,7 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                     msg_both(&m, "the key appears more than once; give each key exactly once");
                     msg_report(c, &m, CONTRACTC_KIND_DUPLICATE, NULL);
                 } else {
-                    report_unexpected(c, o, key, kt.decoded_len, seen);
+                    report_unexpected(c, o, key, key_len, seen);
                 }
                 result = V_BAD;
                 if (!cc_skip_value(&c->r))
