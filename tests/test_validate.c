@@ -183,25 +183,29 @@ static char *problems_text(const contractc_problems_t *p)
     return s;
 }
 
-/* Contract field names are identifiers, but the runtime does not rely on
- * it: a table whose name holds '"' or '\\' must not match those raw bytes
- * (RFC 8259 section 7: in the reply they are escapes or end the string). */
+/* Contract field names are identifiers; the runtime reads an expected key
+ * without a scan only when the table says so (path_segment ".name").  A
+ * table whose name holds '"' or '\\' (path segment "['...']") must not match
+ * those raw bytes (RFC 8259 section 7: in the reply they are escapes or end
+ * the string). */
 START_TEST(a_key_is_never_matched_raw_when_the_name_would_need_escapes)
 {
     static const struct {
-        const char *name, *reply, *expect;
+        const char *name, *segment, *reply, *expect;
     } cases[] = {
-        {"a\"b", "{\"a\\\"b\":1}", ""},          /* escaped: the name */
-        {"a\"b", "{\"a\"b\":1}", "$ syntax"},     /* raw: the key is "a" */
-        {"a\\b", "{\"a\\\\b\":1}", ""},           /* escaped backslash: the name */
-        {"a\\b", "{\"a\\b\":1}", "$['a\\b'] unexpected|$.ab missing"}, /* \b is U+0008 */
-        {"\xC3\xA9t\xC3\xA9", "{\"\xC3\xA9t\xC3\xA9\":1}", ""}, /* UTF-8 bytes match as they are */
+        {"a\"b", "['a\"b']", "{\"a\\\"b\":1}", ""},      /* escaped: the name */
+        {"a\"b", "['a\"b']", "{\"a\"b\":1}", "$ syntax"}, /* raw: the key is "a" */
+        {"a\\b", "['a\\\\b']", "{\"a\\\\b\":1}", ""},    /* escaped backslash: the name */
+        {"a\\b", "['a\\\\b']", "{\"a\\b\":1}",             /* \b is U+0008 */
+         "$['a\\b'] unexpected|$['a\\\\b'] missing"},
+        {"ab", ".ab", "{\"ab\":1}", ""},                       /* the raw match itself */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         loaded_t l = open_contract(HEAD "fields:\n  ab: {type: integer}\n");
         contractc_field_t *f = (contractc_field_t *)(void *)&l.tables->contract.root->fields[0];
         f->name = cases[i].name;
         f->name_len = (uint32_t)strlen(cases[i].name);
+        f->path_segment = cases[i].segment;
         const contractc_contract_t *c = &l.tables->contract;
         void *record = calloc(1, c->root->size);
         contractc_problems_t p;

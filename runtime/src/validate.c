@@ -380,30 +380,6 @@ static bool bytes_equal(const char *a, const char *b, size_t n)
     return true;
 }
 
-/* True when no byte of the name is '"', '\\' or a control byte (< 0x20):
- * written without escapes, the key is the name's bytes as they are.  Eight
- * bytes a step (the has-less-than and has-zero-byte tests, exact as a
- * yes/no for the whole word). */
-static bool plain_name(const char *s, size_t n)
-{
-    const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) {
-        uint64_t v, quote, bslash;
-        memcpy(&v, s + i, 8);
-        quote = v ^ (ones * '"');
-        bslash = v ^ (ones * '\\');
-        if ((((v - ones * 0x20) & ~v) | ((quote - ones) & ~quote) | ((bslash - ones) & ~bslash)) & high)
-            return false;
-    }
-    for (; i < n; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch < 0x20 || ch == '"' || ch == '\\')
-            return false;
-    }
-    return true;
-}
-
 /* Words of a per-field bitset of `o` that are in use (fields < 1024). */
 static size_t bitset_words(const contractc_object_t *o) { return (o->field_count + 63u) / 64u; }
 
@@ -1359,11 +1335,13 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
             const contractc_field_t *nf = next < o->field_count ? &o->fields[next] : NULL;
             if (nf && (size_t)(c->r.end - q) >= (size_t)nf->name_len + 2 &&
                 q[nf->name_len + 1] == '"' &&
-                bytes_equal((const char *)q + 1, nf->name, nf->name_len) &&
-                plain_name(nf->name, nf->name_len)) {
-                /* The expected key, and its name needs no escape (RFC 8259
-                 * section 7): these bytes are exactly the string token
-                 * "name", already known to be valid UTF-8.  No scan. */
+                nf->path_segment[0] == '.' &&
+                bytes_equal((const char *)q + 1, nf->name, nf->name_len)) {
+                /* The expected key, and its name needs no escape: a path
+                 * segment ".name" (not "['...']") says the name is
+                 * [A-Za-z_][A-Za-z0-9_]* (contractc.h), so these bytes are
+                 * exactly the string token "name" (RFC 8259 section 7),
+                 * valid UTF-8 too.  No scan. */
                 c->r.p = q + nf->name_len + 2;
                 f = nf;
                 fi = next;
