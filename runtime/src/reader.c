@@ -722,14 +722,9 @@ bool cc_expect_slow(cc_reader_t *r, char c, const char *what)
     return fail_found(r, r->p, "expected ", what);
 }
 
-bool cc_enter(cc_reader_t *r)
+bool cc_enter_fail(cc_reader_t *r)
 {
     msg_t m = {{0}, 0};
-    if (r->failed)
-        return false;
-    r->depth++;
-    if (r->depth <= r->max_depth)
-        return true;
     msg_str(&m, "nesting deeper than the limit of ");
     msg_uint(&m, r->max_depth);
     msg_str(&m, r->max_depth == 1 ? " level" : " levels");
@@ -739,11 +734,6 @@ bool cc_enter(cc_reader_t *r)
                     &m);
 }
 
-void cc_leave(cc_reader_t *r)
-{
-    if (r->depth > 0)
-        r->depth--;
-}
 
 static int hex_value(unsigned char c)
 {

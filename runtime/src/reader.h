@@ -89,10 +89,26 @@ static inline bool cc_expect(cc_reader_t *r, char c, const char *what)
     return cc_expect_slow(r, c, what);
 }
 
-/* After '{' or '[' was consumed: depth + 1, `limit` problem above max_depth. */
-bool cc_enter(cc_reader_t *r);
+/* The `limit` problem of cc_enter (out of line); call cc_enter. */
+bool cc_enter_fail(cc_reader_t *r);
+
+/* After '{' or '[' was consumed: depth + 1, `limit` problem above max_depth.
+ * Inline: it runs for every object and array. */
+static inline bool cc_enter(cc_reader_t *r)
+{
+    if (r->failed)
+        return false;
+    if (++r->depth <= r->max_depth)
+        return true;
+    return cc_enter_fail(r);
+}
+
 /* After '}' or ']' was consumed. */
-void cc_leave(cc_reader_t *r);
+static inline void cc_leave(cc_reader_t *r)
+{
+    if (r->depth > 0)
+        r->depth--;
+}
 
 /* A string token, validated; `raw` points just after the opening quote. */
 typedef struct cc_string_token {

@@ -1295,7 +1295,8 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
     const size_t words = bitset_words(o);
     uint64_t seen[CC_BITSET_WORDS];
     uint32_t seen_count = 0;
-    for (size_t w = 0; w < words; w++)
+    seen[0] = ok_bits[0] = 0; /* words >= 1: one word covers 64 fields */
+    for (size_t w = 1; w < words; w++)
         seen[w] = ok_bits[w] = 0;
     cc_sum_gate_t sums[CC_SUM_MASKS];
     size_t sum_count = 0;
