@@ -183,6 +183,32 @@ static char *problems_text(const contractc_problems_t *p)
     return s;
 }
 
+/* Parses `reply` against `c` and asserts the problem list ("PATH KIND|...",
+ * "" for accept) and the status; the first problem's message must contain
+ * `fragment` when it is not NULL.  `what` names the case in failures. */
+static void expect_problems(const contractc_contract_t *c, const char *what, const char *reply,
+                            const char *expect, const char *fragment)
+{
+    void *record = calloc(1, c->root->size);
+    contractc_problems_t p;
+    contractc_problems_init(&p);
+    contractc_status_t rc = contractc_parse(c, reply, strlen(reply), NULL, 0, NULL, record, &p);
+    char *got = problems_text(&p);
+    ck_assert_msg(strcmp(got, expect) == 0, "%s: expected [%s], got [%s]", what, expect, got);
+    ck_assert_msg((rc == CONTRACTC_OK) == (expect[0] == '\0'), "%s: status %s", what,
+                  contractc_status_name(rc));
+    if (fragment) {
+        const char *msg = contractc_problem_at(&p, 0)->message;
+        ck_assert_msg(strstr(msg, fragment) != NULL, "%s: message \"%s\" lacks \"%s\"", what, msg,
+                      fragment);
+    }
+    free(got);
+    if (rc == CONTRACTC_OK)
+        contractc_record_free(c, record);
+    contractc_problems_clear(&p);
+    free(record);
+}
+
 /* Contract field names are identifiers; the runtime reads an expected key
  * without a scan only when the table says so (path_segment ".name").  A
  * table whose name holds '"' or '\\' (path segment "['...']") must not match
@@ -206,21 +232,7 @@ START_TEST(a_key_is_never_matched_raw_when_the_name_would_need_escapes)
         f->name = cases[i].name;
         f->name_len = (uint32_t)strlen(cases[i].name);
         f->path_segment = cases[i].segment;
-        const contractc_contract_t *c = &l.tables->contract;
-        void *record = calloc(1, c->root->size);
-        contractc_problems_t p;
-        contractc_problems_init(&p);
-        contractc_status_t rc = contractc_parse(c, cases[i].reply, strlen(cases[i].reply), NULL, 0, NULL,
-                                                record, &p);
-        char *got = problems_text(&p);
-        ck_assert_msg(strcmp(got, cases[i].expect) == 0, "%s: expected [%s], got [%s]", cases[i].reply,
-                      cases[i].expect, got);
-        ck_assert_int_eq(rc == CONTRACTC_OK, cases[i].expect[0] == '\0');
-        free(got);
-        if (rc == CONTRACTC_OK)
-            contractc_record_free(c, record);
-        contractc_problems_clear(&p);
-        free(record);
+        expect_problems(&l.tables->contract, cases[i].reply, cases[i].reply, cases[i].expect, NULL);
         close_contract(&l);
     }
 }
@@ -234,25 +246,7 @@ START_TEST(each_row_gives_exactly_its_problems)
     cc_buf_puts(&y, r->yaml);
     loaded_t l = open_contract(y.data);
     cc_buf_free(&y);
-    const contractc_contract_t *c = &l.tables->contract;
-    void *record = calloc(1, c->root->size);
-    contractc_problems_t p;
-    contractc_problems_init(&p);
-    contractc_status_t rc = contractc_parse(c, r->reply, strlen(r->reply), NULL, 0, NULL, record, &p);
-    char *got = problems_text(&p);
-    ck_assert_msg(strcmp(got, r->expect) == 0, "%s: expected [%s], got [%s]", r->name, r->expect, got);
-    ck_assert_msg((rc == CONTRACTC_OK) == (r->expect[0] == '\0'), "%s: status %s", r->name,
-                  contractc_status_name(rc));
-    if (r->fragment) {
-        const char *msg = contractc_problem_at(&p, 0)->message;
-        ck_assert_msg(strstr(msg, r->fragment) != NULL, "%s: message \"%s\" lacks \"%s\"", r->name, msg,
-                      r->fragment);
-    }
-    free(got);
-    if (rc == CONTRACTC_OK)
-        contractc_record_free(c, record);
-    contractc_problems_clear(&p);
-    free(record);
+    expect_problems(&l.tables->contract, r->name, r->reply, r->expect, r->fragment);
     close_contract(&l);
 }
 END_TEST

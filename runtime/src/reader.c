@@ -982,45 +982,51 @@ static inline uint64_t special8(uint64_t v)
  * fallback it needs few registers, for the short strings of
  * cc_scan_string; skip_plain goes on 8 bytes a step to the last 8.
  */
-static inline const unsigned char *skip_wide(const unsigned char *q,
-                                             const unsigned char *lim)
-{
 #ifdef CC_READER_SSE2
+static inline const unsigned char *skip16(const unsigned char *q,
+                                          const unsigned char *lim)
+{
     while (lim - q >= 16) {
         unsigned m = special16(q);
         if (m)
             return q + lowest_bit16(m);
         q += 16;
     }
-#else
+    return q;
+}
+#endif
+
+static inline const unsigned char *skip8(const unsigned char *q,
+                                         const unsigned char *lim)
+{
     while (lim - q >= 8) {
         uint64_t m = special8(load_le64(q));
         if (m)
             return q + first_high_byte(m);
         q += 8;
     }
-#endif
     return q;
+}
+
+static inline const unsigned char *skip_wide(const unsigned char *q,
+                                             const unsigned char *lim)
+{
+#ifdef CC_READER_SSE2
+    return skip16(q, lim);
+#else
+    return skip8(q, lim);
+#endif
 }
 
 static inline const unsigned char *skip_plain(const unsigned char *q,
                                               const unsigned char *lim)
 {
 #ifdef CC_READER_SSE2
-    while (lim - q >= 16) {
-        unsigned m = special16(q);
-        if (m)
-            return q + lowest_bit16(m);
-        q += 16;
-    }
+    q = skip16(q, lim);
+    if (lim - q >= 16) /* it stopped at a special byte */
+        return q;
 #endif
-    while (lim - q >= 8) {
-        uint64_t m = special8(load_le64(q));
-        if (m)
-            return q + first_high_byte(m);
-        q += 8;
-    }
-    return q;
+    return skip8(q, lim);
 }
 
 /* Whether skip_plain stops at byte c. */
