@@ -875,28 +875,6 @@ static bool fail_control(cc_reader_t *r, const unsigned char *at)
     return fail_msg(r, CONTRACTC_KIND_SYNTAX, at, &m);
 }
 
-/*
- * True when none of the 8 bytes at q needs a look: no '"', no '\\', no
- * control byte (< 0x20) and no byte >= 0x80.  Portable C99 (SWAR on a
- * uint64_t read with memcpy, so alignment and byte order do not matter):
- * the classic "has a zero byte" test, (x - 0x01..) & ~x & 0x80.., is exact
- * as a yes/no for the whole word, and so is its "has a byte below n" form
- * for n <= 0x80.  The string scan uses it to step over plain text 8 bytes
- * at a time; the byte-wise loop after it stays the reference (and is what
- * runs on the last 7 bytes of a reply).
- */
-static bool plain8(const unsigned char *q)
-{
-    const uint64_t ones = UINT64_C(0x0101010101010101);
-    const uint64_t high = UINT64_C(0x8080808080808080);
-    uint64_t v, quote, bslash;
-    memcpy(&v, q, sizeof v);
-    quote = v ^ (ones * '"');
-    bslash = v ^ (ones * '\\');
-    return ((((v - ones * 0x20) & ~v) | ((quote - ones) & ~quote) |
-             ((bslash - ones) & ~bslash) | v) & high) == 0;
-}
-
 static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
 {
     msg_t m = {{0}, 0};
@@ -971,6 +949,18 @@ static inline uint64_t special8(uint64_t v)
     return (((v ^ CC_ONES * 0x02) - CC_ONES * 0x21) |
             ((v ^ CC_ONES * '\\') - CC_ONES)) &
            ~v & CC_HIGH;
+}
+
+/*
+ * True when none of the 8 bytes at q needs a look: no '"', no '\\', no
+ * control byte and no byte >= 0x80 (special8's marks are exact as a yes/no
+ * for the whole word).  The careful path steps over plain text with it; its
+ * byte-wise loop stays the reference.
+ */
+static bool plain8(const unsigned char *q)
+{
+    const uint64_t v = load_le64(q);
+    return ((special8(v) | v) & CC_HIGH) == 0;
 }
 
 /*

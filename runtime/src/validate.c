@@ -78,11 +78,10 @@ static void step_leave(cc_parse_t *c, const cc_step_t *s) { c->at = s->up; }
  * Paths
  * ------------------------------------------------------------------------ */
 
-/* Appends a segment; returns the length before it.  A path
- * that would pass CC_PATH_MAX ends in "…" instead. */
-static size_t path_push(cc_parse_t *c, const char *seg, size_t n)
+/* Appends a segment (only path_render does, when a problem is reported).
+ * A path that would pass CC_PATH_MAX ends in "…" instead. */
+static void path_push(cc_parse_t *c, const char *seg, size_t n)
 {
-    size_t mark = c->path_len;
     if (c->path_len + n > CC_PATH_MAX) {
         static const char ellipsis[] = "\xE2\x80\xA6";
         if (c->path_len + 3 <= CC_PATH_MAX + 7 &&
@@ -95,10 +94,9 @@ static size_t path_push(cc_parse_t *c, const char *seg, size_t n)
         c->path_len += n;
     }
     c->path[c->path_len] = '\0';
-    return mark;
 }
 
-static size_t path_push_index(cc_parse_t *c, size_t index)
+static void path_push_index(cc_parse_t *c, size_t index)
 {
     char buf[32];
     size_t i = sizeof buf;
@@ -108,7 +106,7 @@ static size_t path_push_index(cc_parse_t *c, size_t index)
         index /= 10;
     } while (index);
     buf[--i] = '[';
-    return path_push(c, buf + i, sizeof buf - i);
+    path_push(c, buf + i, sizeof buf - i);
 }
 
 static bool is_ident_key(const char *k, size_t n)
@@ -127,7 +125,7 @@ static bool is_ident_key(const char *k, size_t n)
 /* The path segment of a key from the reply: ".key" for [A-Za-z_][A-Za-z0-9_]*,
  * else RFC 9535 bracket notation with its escaping (section 2.3.1.1);
  * cut to 64 code points plus "…". */
-static size_t path_push_key(cc_parse_t *c, const char *k, size_t n)
+static void path_push_key(cc_parse_t *c, const char *k, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     char seg[CC_KEY_ECHO_CODE_POINTS * 6 + 16];
@@ -175,7 +173,7 @@ static size_t path_push_key(cc_parse_t *c, const char *k, size_t n)
         seg[o++] = '\'';
         seg[o++] = ']';
     }
-    return path_push(c, seg, o);
+    path_push(c, seg, o);
 }
 
 /* Appends the path of `s` (root first) to c->path.  The chain is as deep as
