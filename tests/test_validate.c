@@ -424,6 +424,84 @@ START_TEST(an_accepted_flat_record_is_one_arena_allocation)
 }
 END_TEST
 
+/*
+ * String values of many lengths, with escapes and raw UTF-8 spread over
+ * them, are stored byte for byte: those the scan decodes as it goes (up to
+ * the parse's 2 KiB text buffer), those it gives up on part of the way (a
+ * \u escape, the buffer full) and decodes after, and those that end near
+ * the end of the reply.
+ */
+START_TEST(string_values_of_every_length_are_stored_exactly)
+{
+    loaded_t l = open_contract(HEAD "fields:\n  s: {type: string}\n  n: {type: integer}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    const contractc_field_t *f = &c->root->fields[0];
+    ck_assert_str_eq(f->name, "s");
+    static const size_t lengths[] = {0,    1,    15,   16,   17,   31,   33,   100,  2000, 2030,
+                                     2031, 2032, 2033, 2034, 2047, 2048, 2049, 4000, 9001};
+    static const struct {
+        const char *raw, *decoded;
+    } pieces[] = {
+        {"a", "a"}, {"\\n", "\n"}, {"\\\"", "\""}, {"\xc3\xa9", "\xc3\xa9"},
+        {"b", "b"}, {"\\\\", "\\"}, {"\\u00e9", "\xc3\xa9"}, {"c", "c"},
+    };
+    for (int with_u = 0; with_u < 2; with_u++)
+        for (size_t li = 0; li < sizeof lengths / sizeof *lengths; li++) {
+            /* lengths[li] pieces; one \u escape, in the middle, if with_u */
+            size_t cap = lengths[li] * 8 + 64, n = 0, w = 0;
+            char *reply = malloc(cap), *want = malloc(cap);
+            ck_assert(reply && want);
+            n += (size_t)sprintf(reply, "{\"s\":\"");
+            for (size_t i = 0; i < lengths[li]; i++) {
+                size_t k = (i * 7 + i / 3) % 8;
+                if (k == 6)
+                    k = 7;
+                if (with_u && i == lengths[li] / 2)
+                    k = 6;
+                n += (size_t)sprintf(reply + n, "%s", pieces[k].raw);
+                w += (size_t)sprintf(want + w, "%s", pieces[k].decoded);
+            }
+            /* the string ends 9 bytes before the end of the reply, 30, or 2 */
+            n += (size_t)sprintf(reply + n, li % 2 == 0 ? "\"}"
+                                            : li % 4 == 1 ? "\",\"n\":1}"
+                                                          : "\",                     \"n\":1}");
+            if (li % 2 == 0) { /* the field order does not matter */
+                memmove(reply + 8, reply, n);
+                memcpy(reply, "{\"n\":1,\"", 8);
+                memmove(reply + 8, reply + 8 + 2, n - 2);
+                n += 6;
+            }
+            void *record = calloc(1, c->root->size);
+            contractc_problems_t p;
+            contractc_problems_init(&p);
+            contractc_status_t rc = contractc_parse(c, reply, n, NULL, 0, NULL, record, &p);
+            ck_assert_msg(rc == CONTRACTC_OK, "length %zu: %s: %.60s", lengths[li],
+                          contractc_status_name(rc), reply);
+            /* A second parse writes over whatever the first left on the
+             * stack: the record must not point there. */
+            void *other = calloc(1, c->root->size);
+            const char *zs = "{\"s\":\"zzzzzzzz\\nzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\",\"n\":2}";
+            ck_assert_int_eq(contractc_parse(c, zs, strlen(zs), NULL, 0, NULL, other, &p),
+                             CONTRACTC_OK);
+            contractc_record_free(c, other);
+            free(other);
+            const char *got;
+            size_t got_len;
+            memcpy(&got, (const char *)record + f->offset, sizeof got);
+            memcpy(&got_len, (const char *)record + f->aux_offset, sizeof got_len);
+            ck_assert_msg(got_len == w && memcmp(got, want, w) == 0 && got[w] == '\0',
+                          "length %zu (\\u: %d): stored %zu bytes, expected %zu", lengths[li],
+                          with_u, got_len, w);
+            contractc_record_free(c, record);
+            contractc_problems_clear(&p);
+            free(record);
+            free(reply);
+            free(want);
+        }
+    close_contract(&l);
+}
+END_TEST
+
 START_TEST(limits_can_be_overridden_per_call)
 {
     loaded_t l = open_contract(HEAD "fields:\n  a: {type: integer}\n");
@@ -482,6 +560,7 @@ int main(void)
     tcase_add_test(u, the_cap_keeps_the_first_problems_and_counts_the_rest);
     tcase_add_test(u, grounding_is_an_exact_search_of_the_source);
     tcase_add_test(u, an_accepted_flat_record_is_one_arena_allocation);
+    tcase_add_test(u, string_values_of_every_length_are_stored_exactly);
     tcase_add_test(u, limits_can_be_overridden_per_call);
     tcase_add_test(u, document_problems_give_line_and_column);
     suite_add_tcase(s, u);

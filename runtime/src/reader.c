@@ -178,14 +178,18 @@ static inline unsigned first_high_byte(uint64_t m)
 #ifdef CC_READER_SSE2
 /* Bit i set for each byte i of the 16 at q that is '"', '\\' or below
  * 0x20 (unsigned: min(b, 0x1F) == b). */
-static inline unsigned special16(const unsigned char *q)
+static inline unsigned special16v(__m128i v)
 {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
     __m128i hit = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
                      _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
         _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v));
     return (unsigned)_mm_movemask_epi8(hit);
+}
+
+static inline unsigned special16(const unsigned char *q)
+{
+    return special16v(_mm_loadu_si128((const __m128i *)(const void *)q));
 }
 
 /* The index of the lowest set bit of m (0 < m < 2^16), without builtins:
@@ -928,10 +932,11 @@ static void utf8_extend(cc_reader_t *r, const unsigned char *q)
     r->utf8_end = v;
 }
 
-/* 1 for the bytes after '\\' of the escapes that decode to one byte. */
+/* For the byte after '\\' of an escape that decodes to one byte, that
+ * byte (RFC 8259 section 7); 0 for every other byte. */
 static const unsigned char short_escape[256] = {
-    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1,
-    ['r'] = 1, ['t'] = 1,
+    ['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b', ['f'] = '\f',
+    ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
 };
 
 /*
@@ -1040,12 +1045,14 @@ static inline bool is_special(unsigned char c)
  * without escapes in valid text) then runs as a small leaf.
  */
 bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
-                         const unsigned char *open, const unsigned char *q);
+                         const unsigned char *open, const unsigned char *q,
+                         size_t shrink);
 bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
-                         const unsigned char *open, const unsigned char *q)
+                         const unsigned char *open, const unsigned char *q,
+                         size_t shrink)
 {
+    /* shrink: raw bytes minus decoded bytes, from the escapes before q */
     const unsigned char *end = r->end, *lim = r->utf8_end;
-    size_t shrink = 0; /* raw bytes minus decoded bytes, from escapes */
 
     for (;;) {
         /* The fast path. */
@@ -1122,7 +1129,83 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
         r->p = q + 1;
         return true;
     }
-    return cc_scan_string_rest(r, t, open, q);
+    return cc_scan_string_rest(r, t, open, q, 0);
+}
+
+/*
+ * The fast path of cc_scan_string_rest, writing as it goes: whole steps of
+ * plain text are stored whole (what lies past a special byte is written
+ * over after it), each short escape stores its byte.  It stops where the
+ * fast path would, and where fewer than 16 bytes of buf remain; the
+ * general scan finishes the string then, with the escapes counted so far.
+ */
+bool cc_scan_string_copy(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
+                         bool *copied)
+{
+    const unsigned char *open = r->p, *q, *lim = r->utf8_end, *end = r->end;
+    unsigned char *d = (unsigned char *)buf;
+    const unsigned char *const dlim = (const unsigned char *)buf + (cap < 16 ? 0 : cap - 16);
+    size_t shrink = 0;
+
+    *copied = false;
+    if (r->failed || open >= end || *open != '"')
+        return cc_scan_string(r, t);
+    q = open + 1;
+    for (;;) {
+#ifdef CC_READER_SSE2
+        while (lim - q >= 16 && d <= dlim) {
+            const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+            const unsigned m = special16v(v);
+            _mm_storeu_si128((__m128i *)(void *)d, v);
+            if (m) {
+                const unsigned k = lowest_bit16(m);
+                q += k;
+                d += k;
+                goto special;
+            }
+            q += 16;
+            d += 16;
+        }
+#else
+        while (lim - q >= 8 && d <= dlim) {
+            const uint64_t m = special8(load_le64(q));
+            memcpy(d, q, 8);
+            if (m) {
+                const unsigned k = first_high_byte(m);
+                q += k;
+                d += k;
+                goto special;
+            }
+            q += 8;
+            d += 8;
+        }
+#endif
+        if (!r->utf8_final && d <= dlim) {
+            /* Check the next chunk ahead (the first string of a reply
+             * starts with none checked). */
+            utf8_extend(r, q);
+            lim = r->utf8_end;
+            if (lim - q >= 16)
+                continue;
+        }
+        break; /* the last bytes, or the end of buf: the general scan */
+    special:
+        if (*q == '"') {
+            t->raw = open + 1;
+            t->raw_len = (size_t)(q - (open + 1));
+            t->decoded_len = t->raw_len - shrink;
+            t->has_escapes = shrink != 0;
+            r->p = q + 1;
+            *copied = true;
+            return true;
+        }
+        if (*q != '\\' || end - q < 2 || !short_escape[q[1]])
+            break; /* a control byte, \u, a bad escape: the general scan */
+        *d++ = short_escape[q[1]];
+        q += 2;
+        shrink += 1;
+    }
+    return cc_scan_string_rest(r, t, open, q, shrink);
 }
 
 static char *put_utf8(char *dst, uint32_t cp)

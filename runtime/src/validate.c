@@ -51,6 +51,10 @@ typedef struct cc_parse {
     const struct cc_step *at; /* the value being read; NULL: the root "$" */
     size_t path_len;
     char path[CC_PATH_MAX + 8]; /* built from `at` only when reporting */
+    /* The decoded text of the string value being read, when the scan could
+     * write it as it went (cc_scan_string_copy); longer ones are decoded
+     * into the arena after the scan. */
+    char text[2048];
 } cc_parse_t;
 
 /*
@@ -512,9 +516,10 @@ failed:
 static int read_string(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
 {
     cc_string_token_t t;
-    if (!cc_scan_string(&c->r, &t))
+    bool copied;
+    if (!cc_scan_string_copy(&c->r, &t, c->text, sizeof c->text, &copied))
         return V_FAIL;
-    const char *text = string_text(c, &t);
+    const char *text = copied ? c->text : string_text(c, &t);
     if (!text)
         return V_FAIL;
     int result = V_OK;
@@ -572,9 +577,10 @@ static int read_string(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot
     }
     if (result != V_OK)
         return fail(c) ? V_FAIL : result;
-    /* Store: the text is in the arena already when it had escapes. */
+    /* Store: string_text put the text in the arena already when it had
+     * escapes and the scan could not decode it. */
     char *copy = (char *)text;
-    if (!t.has_escapes) {
+    if (!t.has_escapes || copied) {
         copy = cc_arena_alloc_bytes(c->arena, t.decoded_len + 1);
         if (!copy) {
             c->oom = true;
