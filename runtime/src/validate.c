@@ -1634,8 +1634,9 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         return CONTRACTC_EINVAL;
     }
 
-    /* The parse state lives on the stack (about 4 KiB, mostly the path), so
-     * an accepted record costs exactly one allocation: its arena. */
+    /* The parse state lives on the stack (about 6 KiB, mostly the path and
+     * text buffers), so an accepted record costs exactly one allocation:
+     * its arena. */
     cc_parse_t state;
     cc_parse_t *c = &state;
     const contractc_allocator_t *allocator = options ? options->allocator : NULL;
