@@ -1005,34 +1005,58 @@ static const contractc_field_t *find_field(const contractc_object_t *o, const ch
     return NULL;
 }
 
-/* Lowercase, without '_' and '-': "orderId" and "order-id" both become
- * "orderid", to suggest "order_id". */
-static size_t fold_key(const char *k, size_t n, char *out, size_t cap)
+/* Whether keys a and b are equal once folded: lowercase ASCII, without '_',
+ * '-' and ' ', so that "orderId" and "order-id" both match "order_id".
+ * Compared in place, stopping at the first difference: most unexpected
+ * keys match no field, and that shows within a byte or two. */
+static bool folded_equal(const char *a, size_t an, const char *b, size_t bn)
 {
-    size_t o = 0;
-    for (size_t i = 0; i < n && o < cap; i++) {
-        char ch = k[i];
-        if (ch == '_' || ch == '-' || ch == ' ')
-            continue;
-        out[o++] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < an && (a[i] == '_' || a[i] == '-' || a[i] == ' '))
+            i++;
+        while (j < bn && (b[j] == '_' || b[j] == '-' || b[j] == ' '))
+            j++;
+        if (i == an || j == bn)
+            return i == an && j == bn;
+        char x = a[i++], y = b[j++];
+        if (x >= 'A' && x <= 'Z')
+            x = (char)(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z')
+            y = (char)(y - 'A' + 'a');
+        if (x != y)
+            return false;
     }
-    return o;
 }
+
+/* The first byte of k[0..n) that folding keeps, lowercased; -1 for none. */
+static int folded_first(const char *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char ch = k[i];
+        if (ch != '_' && ch != '-' && ch != ' ')
+            return (ch >= 'A' && ch <= 'Z') ? ch - 'A' + 'a' : (unsigned char)ch;
+    }
+    return -1;
+}
+
+#define CC_SUGGEST_MAX 128 /* longer keys and field names are never suggested */
 
 /* The field an unexpected key was probably meant to be, or NULL. */
 static const contractc_field_t *suggest_field(const contractc_object_t *o, const char *k,
                                               size_t n, const uint64_t *seen)
 {
-    char a[128], b[128];
-    if (n > sizeof a)
+    if (n > CC_SUGGEST_MAX)
         return NULL;
-    size_t an = fold_key(k, n, a, sizeof a);
+    /* Every unexpected key is tried against every field: the first folded
+     * bytes, found once for the key, rule out nearly all of them. */
+    const int first = folded_first(k, n);
     for (uint32_t i = 0; i < o->field_count; i++) {
         const contractc_field_t *f = &o->fields[i];
-        if (bit_get(seen, i) || f->name_len > sizeof b)
+        if (bit_get(seen, i) || f->name_len > CC_SUGGEST_MAX ||
+            folded_first(f->name, f->name_len) != first)
             continue;
-        size_t bn = fold_key(f->name, f->name_len, b, sizeof b);
-        if (an == bn && memcmp(a, b, an) == 0)
+        if (folded_equal(k, n, f->name, f->name_len))
             return f;
     }
     return NULL;
