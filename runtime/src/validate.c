@@ -109,71 +109,123 @@ static void path_push_index(cc_parse_t *c, size_t index)
     path_push(c, buf + i, sizeof buf - i);
 }
 
-static bool is_ident_key(const char *k, size_t n)
+/* The classes of a key's bytes for its path segment: KEY_IDENT for
+ * [A-Za-z0-9_], KEY_ESCAPE for what RFC 9535 bracket notation escapes
+ * (section 2.3.1.1: control bytes, '\'' and '\\').  One table lookup a byte
+ * decides both for a whole key (keys are short: a word at a time did not
+ * pay), with no branch per byte. */
+enum { KEY_IDENT = 1, KEY_ESCAPE = 2 };
+#define I_ KEY_IDENT
+#define E_ KEY_ESCAPE
+static const unsigned char key_class[256] = {
+    E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, /* 0x00 */
+    E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, /* 0x10 */
+    0,  0,  0,  0,  0,  0,  0,  E_, 0,  0,  0,  0,  0,  0,  0,  0,  /* 0x20 ' */
+    I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, 0,  0,  0,  0,  0,  0,  /* 0x30 0-9 */
+    0,  I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, /* 0x40 A-O */
+    I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, 0,  E_, 0,  0,  I_, /* 0x50 P-Z \ _ */
+    0,  I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, /* 0x60 a-o */
+    I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, 0,  0,  0,  0,  0,  /* 0x70 p-z */
+    /* 0x80..0xFF: 0 (UTF-8 is copied as it is) */
+};
+#undef I_
+#undef E_
+
+/* Appends byte ch of a key in bracket notation at seg[o]; returns the new o. */
+static size_t put_key_byte(char *seg, size_t o, unsigned char ch)
 {
-    if (n == 0)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)k[i];
-        bool alpha = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
-        if (!alpha && !(i > 0 && ch >= '0' && ch <= '9'))
-            return false;
+    static const char hex[] = "0123456789abcdef";
+    if (ch == '\'' || ch == '\\') {
+        seg[o++] = '\\';
+    } else if (ch < 0x20) {
+        const char *named = ch == '\b' ? "b" : ch == '\f' ? "f" : ch == '\n' ? "n"
+                          : ch == '\r' ? "r" : ch == '\t' ? "t" : NULL;
+        seg[o++] = '\\';
+        if (named) {
+            seg[o++] = named[0];
+            return o;
+        }
+        seg[o++] = 'u';
+        seg[o++] = '0';
+        seg[o++] = '0';
+        seg[o++] = hex[ch >> 4];
+        ch = (unsigned char)hex[ch & 15];
     }
-    return true;
+    seg[o++] = (char)ch;
+    return o;
 }
 
 /* The path segment of a key from the reply: ".key" for [A-Za-z_][A-Za-z0-9_]*,
  * else RFC 9535 bracket notation with its escaping (section 2.3.1.1);
- * cut to 64 code points plus "…". */
+ * cut to 64 code points plus "…".  Every problem at an unexpected key
+ * renders one, so a key without escapes is classified in one pass and
+ * copied at once. */
 static void path_push_key(cc_parse_t *c, const char *k, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    char seg[CC_KEY_ECHO_CODE_POINTS * 6 + 16];
-    size_t o = 0, cps = 0;
-    bool ident = is_ident_key(k, n);
+    char scratch[CC_KEY_ECHO_CODE_POINTS * 6 + 16];
+    /* The segment is written straight into the path when it surely fits
+     * (nearly always), else into scratch for path_push to cut. */
+    const bool direct = c->path_len + sizeof scratch <= CC_PATH_MAX;
+    char *seg = direct ? c->path + c->path_len : scratch;
+    size_t o = 0;
+    /* cut: the bytes of the first 64 code points.  A key of at most 64
+     * bytes has at most 64 code points: no count needed. */
+    size_t cut = n;
+    if (n > CC_KEY_ECHO_CODE_POINTS) {
+        size_t cps = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (((unsigned char)k[i] & 0xC0) != 0x80 && cps++ == CC_KEY_ECHO_CODE_POINTS) {
+                cut = i;
+                break;
+            }
+        }
+    }
+    unsigned all = KEY_IDENT, any = 0; /* classes every byte has; some byte has */
+    for (size_t i = 0; i < n; i++) {
+        unsigned cls = key_class[(unsigned char)k[i]];
+        all &= cls;
+        any |= cls;
+    }
+    bool ident = n > 0 && all && !(k[0] >= '0' && k[0] <= '9');
     if (ident) {
         seg[o++] = '.';
+        memcpy(seg + o, k, cut);
+        o += cut;
     } else {
         seg[o++] = '[';
         seg[o++] = '\'';
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)k[i];
-        if ((ch & 0xC0) != 0x80) {
-            if (cps == CC_KEY_ECHO_CODE_POINTS) {
-                memcpy(seg + o, "\xE2\x80\xA6", 3);
-                o += 3;
+        /* Runs of bytes without an escape are copied at once: the whole
+         * key when `any` has no KEY_ESCAPE. */
+        size_t i = 0;
+        for (;;) {
+            size_t run = i;
+            if (any & KEY_ESCAPE)
+                while (run < cut && !(key_class[(unsigned char)k[run]] & KEY_ESCAPE))
+                    run++;
+            else
+                run = cut;
+            memcpy(seg + o, k + i, run - i);
+            o += run - i;
+            if (run == cut)
                 break;
-            }
-            cps++;
+            o = put_key_byte(seg, o, (unsigned char)k[run]);
+            i = run + 1;
         }
-        if (ident) {
-            seg[o++] = (char)ch;
-        } else if (ch == '\'' || ch == '\\') {
-            seg[o++] = '\\';
-            seg[o++] = (char)ch;
-        } else if (ch < 0x20) {
-            const char *named = ch == '\b' ? "b" : ch == '\f' ? "f" : ch == '\n' ? "n"
-                              : ch == '\r' ? "r" : ch == '\t' ? "t" : NULL;
-            seg[o++] = '\\';
-            if (named) {
-                seg[o++] = named[0];
-            } else {
-                seg[o++] = 'u';
-                seg[o++] = '0';
-                seg[o++] = '0';
-                seg[o++] = hex[ch >> 4];
-                seg[o++] = hex[ch & 15];
-            }
-        } else {
-            seg[o++] = (char)ch;
-        }
+    }
+    if (cut < n) {
+        memcpy(seg + o, "\xE2\x80\xA6", 3); /* … */
+        o += 3;
     }
     if (!ident) {
         seg[o++] = '\'';
         seg[o++] = ']';
     }
-    path_push(c, seg, o);
+    if (direct) {
+        c->path_len += o;
+        c->path[c->path_len] = '\0';
+    } else {
+        path_push(c, scratch, o);
+    }
 }
 
 /* Appends the path of `s` (root first) to c->path.  The chain is as deep as
