@@ -49,18 +49,22 @@ void contractc_problems_init_with(contractc_problems_t *problems, size_t cap,
     problems->allocator_ = allocator;
 }
 
-/* One allocation per problem holds its four strings after the sizes. */
+/* One allocation per problem holds its strings back to back, path first and
+ * the rule (or the log message, which may be the message itself) last: its
+ * size runs from the path to the last string's NUL. */
 static size_t problem_bytes(const contractc_problem_t *p)
 {
-    return strlen(p->path) + 1 + strlen(p->message) + 1 + strlen(p->log_message) + 1 +
-           (p->rule ? strlen(p->rule) + 1 : 0);
+    const char *last = p->rule ? p->rule : p->log_message;
+    return (size_t)(last - p->path) + strlen(last) + 1;
 }
 
 void cc_problems_truncate(contractc_problems_t *problems, size_t keep, size_t dropped)
 {
     for (size_t i = keep; i < problems->count_; i++) {
         contractc_problem_t *p = &problems->items_[i];
-        cc_free(problems->allocator_, (void *)p->path, problem_bytes(p));
+        /* free() needs no size: only an allocator is told it. */
+        cc_free(problems->allocator_, (void *)p->path,
+                problems->allocator_ ? problem_bytes(p) : 0);
     }
     if (keep < problems->count_)
         problems->count_ = keep;
@@ -101,8 +105,8 @@ static char *put(char *dst, const char *s, size_t n)
 }
 
 bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
-                     const char *path, const char *message,
-                     const char *log_message, const char *rule,
+                     const char *path, size_t np, const char *message, size_t nm,
+                     const char *log_message, size_t nl, const char *rule,
                      size_t line, size_t column)
 {
     if (problems->count_ >= problems->cap) {
@@ -123,9 +127,11 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
         problems->items_ = items;
         problems->capacity_ = cap;
     }
-    size_t np = strlen(path), nm = strlen(message), nl = strlen(log_message);
+    /* A message that quotes no reply value is its own log message (the
+     * caller passes one text for both): it is stored once. */
+    const bool shared = log_message == message && nl == nm;
     size_t nr = rule ? strlen(rule) : 0;
-    size_t total = np + 1 + nm + 1 + nl + 1 + (rule ? nr + 1 : 0);
+    size_t total = np + 1 + nm + 1 + (shared ? 0 : nl + 1) + (rule ? nr + 1 : 0);
     char *mem = cc_alloc(problems->allocator_, total);
     if (!mem)
         return false;
@@ -136,8 +142,9 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
     at = put(at, path, np);
     p->message = at;
     at = put(at, message, nm);
-    p->log_message = at;
-    at = put(at, log_message, nl);
+    p->log_message = shared ? p->message : at;
+    if (!shared)
+        at = put(at, log_message, nl);
     p->rule = NULL;
     if (rule) {
         p->rule = at;
@@ -156,31 +163,35 @@ void cc_str_init(cc_str_t *s, const contractc_allocator_t *allocator)
     s->allocator = allocator;
 }
 
-void cc_str_append(cc_str_t *s, const char *text, size_t n)
+void cc_str_append_slow(cc_str_t *s, const char *text, size_t n)
 {
     if (s->failed || s->discard)
         return;
     if (s->len + n + 1 > s->capacity) {
-        size_t cap = s->capacity ? s->capacity : 128;
-        while (cap < s->len + n + 1)
+        size_t len = s->len;
+        size_t cap = s->capacity > 128 ? s->capacity : 128;
+        while (cap < len + n + 1)
             cap *= 2;
         char *p = cc_alloc(s->allocator, cap);
         if (!p) {
+            /* Sticky: with capacity 0 every later append comes back here
+             * and stops at `failed`; nothing is left to free. */
+            cc_str_free(s);
             s->failed = true;
             return;
         }
-        if (s->len)
-            memcpy(p, s->data, s->len);
-        cc_free(s->allocator, s->data, s->capacity);
+        if (len)
+            memcpy(p, s->data, len);
+        cc_str_free(s); /* the old heap block, if any (never the caller's buffer) */
         s->data = p;
+        s->len = len;
         s->capacity = cap;
+        s->owned = true;
     }
     memcpy(s->data + s->len, text, n);
     s->len += n;
     s->data[s->len] = '\0';
 }
-
-void cc_str_puts(cc_str_t *s, const char *text) { cc_str_append(s, text, strlen(text)); }
 
 void cc_str_putu(cc_str_t *s, uint64_t value)
 {
@@ -242,11 +253,4 @@ void cc_str_token(cc_str_t *s, const char *text, size_t n)
     } else {
         cc_str_append(s, text, n);
     }
-}
-
-void cc_str_free(cc_str_t *s)
-{
-    cc_free(s->allocator, s->data, s->capacity);
-    s->data = NULL;
-    s->len = s->capacity = 0;
 }

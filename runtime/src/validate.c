@@ -34,6 +34,7 @@
 #define CC_SUM_MASKS 4             /* sum rules per object with exact gating */
 #define CC_SOURCE_MAX ((size_t)4 << 20)
 #define CC_ARENA_FIRST_MAX ((size_t)1 << 20) /* bytes reserved before reading */
+#define CC_MSG_INLINE 256          /* bytes of a message built without the heap */
 
 enum { V_OK = 0, V_BAD = 1, V_FAIL = 2 };
 
@@ -49,6 +50,11 @@ typedef struct cc_parse {
     size_t found;  /* problems found in this parse, kept or dropped */
     bool oom;
     const struct cc_step *at; /* the value being read; NULL: the root "$" */
+    /* The buffers a message (cc_msg_t) starts in, so that a typical problem
+     * allocates only its copy in the list.  One message is built at a
+     * time; msg_busy makes a nested one fall back to the heap. */
+    bool msg_busy;
+    char msg_model[CC_MSG_INLINE], msg_log[CC_MSG_INLINE];
     size_t path_len;
     char path[CC_PATH_MAX + 8]; /* built from `at` only when reporting */
 } cc_parse_t;
@@ -247,8 +253,10 @@ static void path_render(cc_parse_t *c, const cc_step_t *s)
  * Reporting
  * ------------------------------------------------------------------------ */
 
-static void report(cc_parse_t *c, contractc_kind_t kind, const cc_str_t *model,
-                   const cc_str_t *log, const char *rule)
+/* Counts a problem and, under the list's cap, stores it at the current
+ * path.  The log text may be the model's (the same pointer: stored once). */
+static void report_text(cc_parse_t *c, contractc_kind_t kind, const char *model, size_t nm,
+                        const char *log, size_t nl, const char *rule)
 {
     c->found++;
     if (c->problems->count_ >= c->problems->cap) {
@@ -259,24 +267,56 @@ static void report(cc_parse_t *c, contractc_kind_t kind, const cc_str_t *model,
     c->path_len = 1;
     c->path[1] = '\0';
     path_render(c, c->at);
-    if (model->failed || log->failed ||
-        !cc_problems_add(c->problems, kind, c->path, model->data ? model->data : "",
-                         log->data ? log->data : "", rule, 0, 0))
+    if (!cc_problems_add(c->problems, kind, c->path, c->path_len, model, nm, log, nl, rule,
+                         0, 0))
         c->oom = true;
+}
+
+static void report(cc_parse_t *c, contractc_kind_t kind, const cc_str_t *model,
+                   const cc_str_t *log, const char *rule)
+{
+    if ((model->failed || log->failed) && c->problems->count_ < c->problems->cap) {
+        c->found++; /* out of memory; past the cap it would only be counted */
+        c->oom = true;
+        return;
+    }
+    const char *m = model->data ? model->data : "";
+    const char *l = log == model ? m : log->data ? log->data : "";
+    report_text(c, kind, m, model->len, l, log->len, rule);
 }
 
 /* A problem whose model message starts with an echo of the value ("\"x\"",
  * "89.90") and whose log message says "the value" instead. */
 typedef struct cc_msg {
     cc_str_t model, log;
+    bool borrowed; /* the builders started in c->msg_model and c->msg_log */
 } cc_msg_t;
 
 static void msg_init(cc_parse_t *c, cc_msg_t *m)
 {
-    cc_str_init(&m->model, c->allocator);
-    cc_str_init(&m->log, c->allocator);
-    /* A message past the list's cap would be dropped: skip building it. */
-    m->model.discard = m->log.discard = c->problems->count_ >= c->problems->cap;
+    m->borrowed = false;
+    if (c->problems->count_ >= c->problems->cap) {
+        /* A message past the list's cap would be dropped: build nothing. */
+        cc_str_init(&m->model, c->allocator);
+        cc_str_init(&m->log, c->allocator);
+        m->model.discard = m->log.discard = true;
+    } else if (!c->msg_busy) {
+        c->msg_busy = m->borrowed = true;
+        cc_str_init_buf(&m->model, c->allocator, c->msg_model, sizeof c->msg_model);
+        cc_str_init_buf(&m->log, c->allocator, c->msg_log, sizeof c->msg_log);
+    } else {
+        cc_str_init(&m->model, c->allocator);
+        cc_str_init(&m->log, c->allocator);
+    }
+}
+
+/* Releases m's builders (and the parse's buffers), without reporting. */
+static void msg_free(cc_parse_t *c, cc_msg_t *m)
+{
+    cc_str_free(&m->model);
+    cc_str_free(&m->log);
+    if (m->borrowed)
+        c->msg_busy = false;
 }
 
 static void msg_both(cc_msg_t *m, const char *text)
@@ -294,8 +334,7 @@ static void msg_uint(cc_msg_t *m, uint64_t v)
 static void msg_report(cc_parse_t *c, cc_msg_t *m, contractc_kind_t kind, const char *rule)
 {
     report(c, kind, &m->model, &m->log, rule);
-    cc_str_free(&m->model);
-    cc_str_free(&m->log);
+    msg_free(c, m);
 }
 
 static const char *decimal_words(uint8_t scale)
@@ -556,8 +595,7 @@ static int read_mismatch(cc_parse_t *c, const contractc_value_t *v, int ch)
     msg_report(c, &m, CONTRACTC_KIND_TYPE, NULL);
     return fail(c) ? V_FAIL : V_BAD;
 failed:
-    cc_str_free(&m.model);
-    cc_str_free(&m.log);
+    msg_free(c, &m);
     return V_FAIL;
 }
 
@@ -1123,25 +1161,27 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const 
         msg_report(c, &m, CONTRACTC_KIND_UNEXPECTED, NULL);
         return;
     }
-    msg_both(&m, "unexpected key");
+    /* The message quotes no reply value: the model's text is the log's
+     * too, built once. */
+    cc_str_t *s = &m.model;
+    cc_str_puts(s, "unexpected key");
     const contractc_field_t *near = suggest_field(o, k, n, seen);
     if (near) {
-        msg_both(&m, "; did you mean \"");
-        cc_str_append(&m.model, near->name, near->name_len);
-        cc_str_append(&m.log, near->name, near->name_len);
-        msg_both(&m, "\"? Keys must be spelt exactly");
+        cc_str_puts(s, "; did you mean \"");
+        cc_str_append(s, near->name, near->name_len);
+        cc_str_puts(s, "\"? Keys must be spelt exactly");
     } else {
-        msg_both(&m, "; the allowed keys are ");
+        cc_str_puts(s, "; the allowed keys are ");
         for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
             if (i)
-                msg_both(&m, ", ");
-            cc_str_append(&m.model, o->fields[i].name, o->fields[i].name_len);
-            cc_str_append(&m.log, o->fields[i].name, o->fields[i].name_len);
+                cc_str_puts(s, ", ");
+            cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
         }
         if (o->field_count > 24)
-            msg_both(&m, ", ...");
+            cc_str_puts(s, ", ...");
     }
-    msg_report(c, &m, CONTRACTC_KIND_UNEXPECTED, NULL);
+    report(c, CONTRACTC_KIND_UNEXPECTED, s, s, NULL);
+    msg_free(c, &m);
 }
 
 /* Sum state for one `sum` rule while its object is read. */
@@ -1455,10 +1495,10 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                     step.n = key_len;
                 }
                 if (f) {
-                    cc_msg_t m;
-                    msg_init(c, &m);
-                    msg_both(&m, "the key appears more than once; give each key exactly once");
-                    msg_report(c, &m, CONTRACTC_KIND_DUPLICATE, NULL);
+                    static const char dup[] =
+                        "the key appears more than once; give each key exactly once";
+                    report_text(c, CONTRACTC_KIND_DUPLICATE, dup, sizeof dup - 1, dup,
+                                sizeof dup - 1, NULL);
                 } else {
                     report_unexpected(c, o, key, key_len, seen);
                 }
@@ -1518,11 +1558,15 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
             continue;
         const contractc_field_t *f = &o->fields[i];
         step.field = f;
-        cc_msg_t m;
-        msg_init(c, &m);
-        msg_both(&m, f->nullable ? "the key is missing; every key must be present: write null when the value is not stated"
-                                 : "the key is missing; it is required");
-        msg_report(c, &m, CONTRACTC_KIND_MISSING, NULL);
+        static const char nullable[] =
+            "the key is missing; every key must be present: write null when the value is not stated";
+        static const char required[] = "the key is missing; it is required";
+        if (f->nullable)
+            report_text(c, CONTRACTC_KIND_MISSING, nullable, sizeof nullable - 1, nullable,
+                        sizeof nullable - 1, NULL);
+        else
+            report_text(c, CONTRACTC_KIND_MISSING, required, sizeof required - 1, required,
+                        sizeof required - 1, NULL);
         result = V_BAD;
     }
     step_leave(c, &step);
@@ -1661,8 +1705,8 @@ static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
     c->path_len = 1;
     c->path[1] = '\0';
     c->found++;
-    if (m.failed || !cc_problems_add(c->problems, c->r.fail_kind, "$", m.data, m.data, NULL,
-                                     line, column))
+    if (m.failed || !cc_problems_add(c->problems, c->r.fail_kind, "$", 1, m.data, m.len,
+                                     m.data, m.len, NULL, line, column))
         c->oom = true;
     cc_str_free(&m);
     cc_str_free(&l);
@@ -1716,6 +1760,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     c->found = 0;
     c->oom = false;
     c->at = NULL;
+    c->msg_busy = false;
     c->problems = problems;
     c->allocator = allocator;
     c->source = source;
