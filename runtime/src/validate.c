@@ -55,6 +55,12 @@ typedef struct cc_parse {
      * time; msg_busy makes a nested one fall back to the heap. */
     bool msg_busy;
     char msg_model[CC_MSG_INLINE], msg_log[CC_MSG_INLINE];
+    /* "unexpected key; the allowed keys are ..." depends on the object
+     * only: kept for the object of the last unexpected key, as every
+     * unexpected key of a hostile reply gets it. */
+    const contractc_object_t *unexpected_for; /* NULL: none kept */
+    size_t unexpected_len;
+    char unexpected_msg[CC_MSG_INLINE];
     size_t path_len;
     char path[CC_PATH_MAX + 8]; /* built from `at` only when reporting */
 } cc_parse_t;
@@ -255,15 +261,23 @@ static void path_render(cc_parse_t *c, const cc_step_t *s)
 
 /* Counts a problem and, under the list's cap, stores it at the current
  * path.  The log text may be the model's (the same pointer: stored once). */
+/* Past the list's cap a problem is only counted (no path, no copy, no
+ * message): counts it there and returns true. */
+static bool only_counted(cc_parse_t *c)
+{
+    if (c->problems->count_ < c->problems->cap)
+        return false;
+    c->found++;
+    c->problems->dropped++;
+    return true;
+}
+
 static void report_text(cc_parse_t *c, contractc_kind_t kind, const char *model, size_t nm,
                         const char *log, size_t nl, const char *rule)
 {
-    c->found++;
-    if (c->problems->count_ >= c->problems->cap) {
-        /* Past the cap a problem is only counted: no path, no copy. */
-        c->problems->dropped++;
+    if (only_counted(c))
         return;
-    }
+    c->found++;
     c->path_len = 1;
     c->path[1] = '\0';
     path_render(c, c->at);
@@ -1155,33 +1169,43 @@ static const contractc_field_t *suggest_field(const contractc_object_t *o, const
 static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const char *k,
                               size_t n, const uint64_t *seen)
 {
-    cc_msg_t m;
-    msg_init(c, &m);
-    if (m.model.discard) { /* past the cap: counted, not described */
-        msg_report(c, &m, CONTRACTC_KIND_UNEXPECTED, NULL);
+    if (only_counted(c))
         return;
-    }
     /* The message quotes no reply value: the model's text is the log's
      * too, built once. */
-    cc_str_t *s = &m.model;
-    cc_str_puts(s, "unexpected key");
     const contractc_field_t *near = suggest_field(o, k, n, seen);
     if (near) {
-        cc_str_puts(s, "; did you mean \"");
-        cc_str_append(s, near->name, near->name_len);
-        cc_str_puts(s, "\"? Keys must be spelt exactly");
-    } else {
-        cc_str_puts(s, "; the allowed keys are ");
+        cc_msg_t m;
+        msg_init(c, &m);
+        cc_str_puts(&m.model, "unexpected key; did you mean \"");
+        cc_str_append(&m.model, near->name, near->name_len);
+        cc_str_puts(&m.model, "\"? Keys must be spelt exactly");
+        report(c, CONTRACTC_KIND_UNEXPECTED, &m.model, &m.model, NULL);
+        msg_free(c, &m);
+        return;
+    }
+    if (c->unexpected_for != o) {
+        cc_str_t s;
+        c->unexpected_for = NULL; /* the buffer is being rewritten */
+        cc_str_init_buf(&s, c->allocator, c->unexpected_msg, sizeof c->unexpected_msg);
+        cc_str_puts(&s, "unexpected key; the allowed keys are ");
         for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
             if (i)
-                cc_str_puts(s, ", ");
-            cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
+                cc_str_puts(&s, ", ");
+            cc_str_append(&s, o->fields[i].name, o->fields[i].name_len);
         }
         if (o->field_count > 24)
-            cc_str_puts(s, ", ...");
+            cc_str_puts(&s, ", ...");
+        if (s.failed || s.owned) { /* out of memory, or too long to keep */
+            report(c, CONTRACTC_KIND_UNEXPECTED, &s, &s, NULL);
+            cc_str_free(&s);
+            return;
+        }
+        c->unexpected_for = o;
+        c->unexpected_len = s.len;
     }
-    report(c, CONTRACTC_KIND_UNEXPECTED, s, s, NULL);
-    msg_free(c, &m);
+    report_text(c, CONTRACTC_KIND_UNEXPECTED, c->unexpected_msg, c->unexpected_len,
+                c->unexpected_msg, c->unexpected_len, NULL);
 }
 
 /* Sum state for one `sum` rule while its object is read. */
@@ -1761,6 +1785,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     c->oom = false;
     c->at = NULL;
     c->msg_busy = false;
+    c->unexpected_for = NULL;
     c->problems = problems;
     c->allocator = allocator;
     c->source = source;
