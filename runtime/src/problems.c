@@ -49,25 +49,58 @@ void contractc_problems_init_with(contractc_problems_t *problems, size_t cap,
     problems->allocator_ = allocator;
 }
 
-/* One allocation per problem holds its strings back to back, path first and
- * the rule (or the log message, which may be the message itself) last: its
- * size runs from the path to the last string's NUL. */
-static size_t problem_bytes(const contractc_problem_t *p)
+/*
+ * Storage.  The problems' strings live in text blocks owned by the list and
+ * filled in order, so that a reported problem costs no allocation of its
+ * own (a hostile reply reports dozens, and each paid a malloc and a free),
+ * and dropping the problems from index `keep` on frees the newer blocks
+ * and rewinds the one left.  The public struct has no room for the block
+ * chain: it lives in a header in front of the problem array, and items_
+ * points just past it.
+ */
+typedef struct cc_text_block {
+    struct cc_text_block *prev; /* the older block */
+    size_t first;               /* index of the first problem stored here */
+    size_t size, used;          /* bytes of data[] */
+    char data[];
+} cc_text_block_t;
+
+typedef union cc_store {
+    cc_text_block_t *text;      /* the newest block, NULL before the first */
+    contractc_problem_t align_; /* keeps the array after the header aligned */
+} cc_store_t;
+
+#define CC_TEXT_BLOCK_MIN 2048u /* about 20 problems' strings */
+#define CC_TEXT_BLOCK_MAX 65536u /* blocks double up to this, then stay */
+
+/* The header of a list with items_ != NULL. */
+static cc_store_t *store_of(const contractc_problems_t *problems)
 {
-    const char *last = p->rule ? p->rule : p->log_message;
-    return (size_t)(last - p->path) + strlen(last) + 1;
+    return (cc_store_t *)(void *)problems->items_ - 1;
+}
+
+static size_t store_bytes(size_t capacity)
+{
+    return sizeof(cc_store_t) + capacity * sizeof(contractc_problem_t);
 }
 
 void cc_problems_truncate(contractc_problems_t *problems, size_t keep, size_t dropped)
 {
-    for (size_t i = keep; i < problems->count_; i++) {
-        contractc_problem_t *p = &problems->items_[i];
-        /* free() needs no size: only an allocator is told it. */
-        cc_free(problems->allocator_, (void *)p->path,
-                problems->allocator_ ? problem_bytes(p) : 0);
-    }
-    if (keep < problems->count_)
+    if (keep < problems->count_) {
+        cc_store_t *store = store_of(problems);
+        cc_text_block_t *b = store->text;
+        bool keep_is_here = true; /* problem `keep` has its strings in b */
+        while (b && b->first >= keep) {
+            cc_text_block_t *prev = b->prev;
+            keep_is_here = b->first != keep;
+            cc_free(problems->allocator_, b, sizeof *b + b->size);
+            b = prev;
+        }
+        if (b && keep_is_here)
+            b->used = (size_t)(problems->items_[keep].path - b->data);
+        store->text = b;
         problems->count_ = keep;
+    }
     problems->dropped = dropped;
 }
 
@@ -76,8 +109,8 @@ void contractc_problems_clear(contractc_problems_t *problems)
     if (!problems)
         return;
     cc_problems_truncate(problems, 0, 0);
-    cc_free(problems->allocator_, problems->items_,
-            problems->capacity_ * sizeof *problems->items_);
+    if (problems->items_)
+        cc_free(problems->allocator_, store_of(problems), store_bytes(problems->capacity_));
     problems->items_ = NULL;
     problems->capacity_ = 0;
     problems->fenced = false;
@@ -114,16 +147,23 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
         return true;
     }
     if (problems->count_ == problems->capacity_) {
-        size_t cap = problems->capacity_ ? problems->capacity_ * 2 : 8;
+        /* Grown fourfold: a hostile reply fills the default cap (64) in
+         * two steps rather than four. */
+        size_t cap = problems->capacity_ ? problems->capacity_ * 4 : 16;
         if (cap > problems->cap)
             cap = problems->cap;
-        contractc_problem_t *items = cc_alloc(problems->allocator_, cap * sizeof *items);
-        if (!items)
+        cc_store_t *store = cc_alloc(problems->allocator_, store_bytes(cap));
+        if (!store)
             return false;
-        if (problems->count_)
-            memcpy(items, problems->items_, problems->count_ * sizeof *items);
-        cc_free(problems->allocator_, problems->items_,
-                problems->capacity_ * sizeof *items);
+        store->text = NULL;
+        contractc_problem_t *items = (contractc_problem_t *)(void *)(store + 1);
+        if (problems->items_) {
+            cc_store_t *old = store_of(problems);
+            store->text = old->text;
+            if (problems->count_)
+                memcpy(items, problems->items_, problems->count_ * sizeof *items);
+            cc_free(problems->allocator_, old, store_bytes(problems->capacity_));
+        }
         problems->items_ = items;
         problems->capacity_ = cap;
     }
@@ -132,11 +172,27 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
     const bool shared = log_message == message && nl == nm;
     size_t nr = rule ? strlen(rule) : 0;
     size_t total = np + 1 + nm + 1 + (shared ? 0 : nl + 1) + (rule ? nr + 1 : 0);
-    char *mem = cc_alloc(problems->allocator_, total);
-    if (!mem)
-        return false;
+    cc_store_t *store = store_of(problems);
+    cc_text_block_t *b = store->text;
+    if (!b || b->size - b->used < total) {
+        size_t size = !b ? CC_TEXT_BLOCK_MIN
+                    : b->size < CC_TEXT_BLOCK_MAX / 2 ? b->size * 2 : CC_TEXT_BLOCK_MAX;
+        if (size < total) /* a problem's strings are never split */
+            size = total;
+        if (size > (size_t)-1 - sizeof *b)
+            return false;
+        cc_text_block_t *nb = cc_alloc(problems->allocator_, sizeof *nb + size);
+        if (!nb)
+            return false;
+        nb->prev = b;
+        nb->first = problems->count_;
+        nb->size = size;
+        nb->used = 0;
+        store->text = b = nb;
+    }
+    char *at = b->data + b->used;
+    b->used += total;
     contractc_problem_t *p = &problems->items_[problems->count_++];
-    char *at = mem;
     p->kind = kind;
     p->path = at;
     at = put(at, path, np);
