@@ -55,11 +55,14 @@ typedef struct cc_parse {
      * time; msg_busy makes a nested one fall back to the heap. */
     bool msg_busy;
     char msg_model[CC_MSG_INLINE], msg_log[CC_MSG_INLINE];
-    /* "unexpected key; the allowed keys are ..." depends on the object
-     * only: kept for the object of the last unexpected key, as every
-     * unexpected key of a hostile reply gets it. */
-    const contractc_object_t *unexpected_for; /* NULL: none kept */
-    size_t unexpected_len;
+    /* What every unexpected key of an object needs, worked out at its
+     * first one (a hostile reply has dozens, in one object), for the
+     * object of the last unexpected key: the first folded bytes of its
+     * field names (a key whose own is none of them has no near match), and
+     * "unexpected key; the allowed keys are ...", when it fits. */
+    const contractc_object_t *unexpected_for; /* NULL: nothing kept */
+    uint64_t unexpected_firsts[4];            /* a bit per folded_index() */
+    size_t unexpected_len;                    /* (size_t)-1: the text is not kept */
     char unexpected_msg[CC_MSG_INLINE];
     size_t path_len;
     char path[CC_PATH_MAX + 8]; /* built from `at` only when reporting */
@@ -124,8 +127,7 @@ static void path_push_index(cc_parse_t *c, size_t index)
 /* The classes of a key's bytes for its path segment: KEY_IDENT for
  * [A-Za-z0-9_], KEY_ESCAPE for what RFC 9535 bracket notation escapes
  * (section 2.3.1.1: control bytes, '\'' and '\\').  One table lookup a byte
- * decides both for a whole key (keys are short: a word at a time did not
- * pay), with no branch per byte. */
+ * (keys are short: testing eight bytes at a time did not pay). */
 enum { KEY_IDENT = 1, KEY_ESCAPE = 2 };
 #define I_ KEY_IDENT
 #define E_ KEY_ESCAPE
@@ -192,43 +194,48 @@ static void path_push_key(cc_parse_t *c, const char *k, size_t n)
             }
         }
     }
-    unsigned all = KEY_IDENT, any = 0; /* classes every byte has; some byte has */
-    for (size_t i = 0; i < n; i++) {
-        unsigned cls = key_class[(unsigned char)k[i]];
-        all &= cls;
-        any |= cls;
-    }
-    bool ident = n > 0 && all && !(k[0] >= '0' && k[0] <= '9');
-    if (ident) {
+    /* ident: the identifier bytes that start the key (none of them needs
+     * an escape) */
+    size_t ident = 0;
+    while (ident + 4 <= n && (key_class[(unsigned char)k[ident]] &
+                              key_class[(unsigned char)k[ident + 1]] &
+                              key_class[(unsigned char)k[ident + 2]] &
+                              key_class[(unsigned char)k[ident + 3]] & KEY_IDENT))
+        ident += 4; /* four bytes a test: keys are mostly letters and digits */
+    while (ident < n && (key_class[(unsigned char)k[ident]] & KEY_IDENT))
+        ident++;
+    const bool dot = ident == n && n > 0 && !(k[0] >= '0' && k[0] <= '9');
+    if (dot) {
         seg[o++] = '.';
         memcpy(seg + o, k, cut);
         o += cut;
     } else {
         seg[o++] = '[';
         seg[o++] = '\'';
-        /* Runs of bytes without an escape are copied at once: the whole
-         * key when `any` has no KEY_ESCAPE. */
-        size_t i = 0;
+        /* Runs of bytes without an escape are copied at once: usually the
+         * whole key, found in the same pass that looks for escapes. */
+        size_t i = 0, run = ident < cut ? ident : cut;
         for (;;) {
-            size_t run = i;
-            if (any & KEY_ESCAPE)
-                while (run < cut && !(key_class[(unsigned char)k[run]] & KEY_ESCAPE))
-                    run++;
-            else
-                run = cut;
+            while (run + 4 <= cut && !((key_class[(unsigned char)k[run]] |
+                                        key_class[(unsigned char)k[run + 1]] |
+                                        key_class[(unsigned char)k[run + 2]] |
+                                        key_class[(unsigned char)k[run + 3]]) & KEY_ESCAPE))
+                run += 4;
+            while (run < cut && !(key_class[(unsigned char)k[run]] & KEY_ESCAPE))
+                run++;
             memcpy(seg + o, k + i, run - i);
             o += run - i;
             if (run == cut)
                 break;
             o = put_key_byte(seg, o, (unsigned char)k[run]);
-            i = run + 1;
+            i = ++run;
         }
     }
     if (cut < n) {
         memcpy(seg + o, "\xE2\x80\xA6", 3); /* … */
         o += 3;
     }
-    if (!ident) {
+    if (!dot) {
         seg[o++] = '\'';
         seg[o++] = ']';
     }
@@ -1144,6 +1151,14 @@ static int folded_first(const char *k, size_t n)
     return -1;
 }
 
+/* folded_first as a bit index: 0 for a name that folds to nothing (no
+ * key or field name holds a NUL byte to collide with it). */
+static unsigned folded_index(const char *k, size_t n)
+{
+    int first = folded_first(k, n);
+    return first < 0 ? 0u : (unsigned)first;
+}
+
 #define CC_SUGGEST_MAX 128 /* longer keys and field names are never suggested */
 
 /* The field an unexpected key was probably meant to be, or NULL. */
@@ -1166,46 +1181,72 @@ static const contractc_field_t *suggest_field(const contractc_object_t *o, const
     return NULL;
 }
 
+static const char allowed_prefix[] = "unexpected key; the allowed keys are ";
+
+/* "unexpected key; the allowed keys are a, b, c": the first 24 fields. */
+static void put_allowed_keys(cc_str_t *s, const contractc_object_t *o)
+{
+    cc_str_append(s, allowed_prefix, sizeof allowed_prefix - 1);
+    for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
+        if (i)
+            cc_str_puts(s, ", ");
+        cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
+    }
+    if (o->field_count > 24)
+        cc_str_puts(s, ", ...");
+}
+
+/* Fills c's unexpected_* members for object o (no allocation: a text too
+ * long for the buffer is not kept, and is built for each key instead). */
+static void unexpected_prepare(cc_parse_t *c, const contractc_object_t *o)
+{
+    c->unexpected_for = o;
+    memset(c->unexpected_firsts, 0, sizeof c->unexpected_firsts);
+    size_t len = sizeof allowed_prefix - 1 + (o->field_count > 24 ? 5 : 0);
+    for (uint32_t i = 0; i < o->field_count; i++) {
+        const contractc_field_t *f = &o->fields[i];
+        if (f->name_len <= CC_SUGGEST_MAX)
+            bit_set(c->unexpected_firsts, folded_index(f->name, f->name_len));
+        if (i < 24)
+            len += (i ? 2 : 0) + f->name_len;
+    }
+    c->unexpected_len = (size_t)-1;
+    if (len < sizeof c->unexpected_msg) {
+        cc_str_t s;
+        cc_str_init_buf(&s, c->allocator, c->unexpected_msg, sizeof c->unexpected_msg);
+        put_allowed_keys(&s, o); /* fits: never spills */
+        c->unexpected_len = s.len;
+    }
+}
+
 static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const char *k,
                               size_t n, const uint64_t *seen)
 {
     if (only_counted(c))
         return;
+    if (c->unexpected_for != o)
+        unexpected_prepare(c, o);
     /* The message quotes no reply value: the model's text is the log's
      * too, built once. */
-    const contractc_field_t *near = suggest_field(o, k, n, seen);
+    const contractc_field_t *near = NULL;
+    if (n <= CC_SUGGEST_MAX && bit_get(c->unexpected_firsts, folded_index(k, n)))
+        near = suggest_field(o, k, n, seen);
+    if (!near && c->unexpected_len != (size_t)-1) {
+        report_text(c, CONTRACTC_KIND_UNEXPECTED, c->unexpected_msg, c->unexpected_len,
+                    c->unexpected_msg, c->unexpected_len, NULL);
+        return;
+    }
+    cc_msg_t m;
+    msg_init(c, &m);
     if (near) {
-        cc_msg_t m;
-        msg_init(c, &m);
         cc_str_puts(&m.model, "unexpected key; did you mean \"");
         cc_str_append(&m.model, near->name, near->name_len);
         cc_str_puts(&m.model, "\"? Keys must be spelt exactly");
-        report(c, CONTRACTC_KIND_UNEXPECTED, &m.model, &m.model, NULL);
-        msg_free(c, &m);
-        return;
+    } else {
+        put_allowed_keys(&m.model, o);
     }
-    if (c->unexpected_for != o) {
-        cc_str_t s;
-        c->unexpected_for = NULL; /* the buffer is being rewritten */
-        cc_str_init_buf(&s, c->allocator, c->unexpected_msg, sizeof c->unexpected_msg);
-        cc_str_puts(&s, "unexpected key; the allowed keys are ");
-        for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
-            if (i)
-                cc_str_puts(&s, ", ");
-            cc_str_append(&s, o->fields[i].name, o->fields[i].name_len);
-        }
-        if (o->field_count > 24)
-            cc_str_puts(&s, ", ...");
-        if (s.failed || s.owned) { /* out of memory, or too long to keep */
-            report(c, CONTRACTC_KIND_UNEXPECTED, &s, &s, NULL);
-            cc_str_free(&s);
-            return;
-        }
-        c->unexpected_for = o;
-        c->unexpected_len = s.len;
-    }
-    report_text(c, CONTRACTC_KIND_UNEXPECTED, c->unexpected_msg, c->unexpected_len,
-                c->unexpected_msg, c->unexpected_len, NULL);
+    report(c, CONTRACTC_KIND_UNEXPECTED, &m.model, &m.model, NULL);
+    msg_free(c, &m);
 }
 
 /* Sum state for one `sum` rule while its object is read. */
