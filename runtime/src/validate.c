@@ -1214,8 +1214,10 @@ static void unexpected_prepare(cc_parse_t *c, const contractc_object_t *o)
     if (len < sizeof c->unexpected_msg) {
         cc_str_t s;
         cc_str_init_buf(&s, c->allocator, c->unexpected_msg, sizeof c->unexpected_msg);
-        put_allowed_keys(&s, o); /* fits: never spills */
-        c->unexpected_len = s.len;
+        put_allowed_keys(&s, o); /* len counted it: it fits, and never spills */
+        if (!s.owned)
+            c->unexpected_len = s.len;
+        cc_str_free(&s);
     }
 }
 
