@@ -70,8 +70,11 @@ typedef union cc_store {
     contractc_problem_t align_; /* keeps the array after the header aligned */
 } cc_store_t;
 
-#define CC_TEXT_BLOCK_MIN 2048u /* about 20 problems' strings */
-#define CC_TEXT_BLOCK_MAX 65536u /* blocks double up to this, then stay */
+/* The first block holds a few problems (a typical rejection has one or
+ * two: a small peak); the next ones grow fourfold, so that a hostile reply
+ * reaching the default cap takes three blocks. */
+#define CC_TEXT_BLOCK_MIN 512u
+#define CC_TEXT_BLOCK_MAX 65536u /* then they stay this size */
 
 /* The header of a list with items_ != NULL. */
 static cc_store_t *store_of(const contractc_problems_t *problems)
@@ -148,8 +151,8 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
     }
     if (problems->count_ == problems->capacity_) {
         /* Grown fourfold: a hostile reply fills the default cap (64) in
-         * two steps rather than four. */
-        size_t cap = problems->capacity_ ? problems->capacity_ * 4 : 16;
+         * three steps rather than four. */
+        size_t cap = problems->capacity_ ? problems->capacity_ * 4 : 8;
         if (cap > problems->cap)
             cap = problems->cap;
         cc_store_t *store = cc_alloc(problems->allocator_, store_bytes(cap));
@@ -176,7 +179,7 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
     cc_text_block_t *b = store->text;
     if (!b || b->size - b->used < total) {
         size_t size = !b ? CC_TEXT_BLOCK_MIN
-                    : b->size < CC_TEXT_BLOCK_MAX / 2 ? b->size * 2 : CC_TEXT_BLOCK_MAX;
+                    : b->size < CC_TEXT_BLOCK_MAX / 4 ? b->size * 4 : CC_TEXT_BLOCK_MAX;
         if (size < total) /* a problem's strings are never split */
             size = total;
         if (size > (size_t)-1 - sizeof *b)
