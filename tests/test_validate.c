@@ -547,6 +547,329 @@ START_TEST(document_problems_give_line_and_column)
 }
 END_TEST
 
+/* ---- reported problems: exact texts, long messages, the list's storage --- */
+
+/* Parses `reply` into `p` (not cleared first) with allocator `a` (or NULL). */
+static contractc_status_t parse_into(const contractc_contract_t *c, const char *reply, size_t len,
+                                     const contractc_allocator_t *a, contractc_problems_t *p)
+{
+    void *record = calloc(1, c->root->size);
+    contractc_options_t o = {a, 0, 0, NULL};
+    contractc_status_t rc = contractc_parse(c, reply, len, NULL, 0, &o, record, p);
+    if (rc == CONTRACTC_OK)
+        contractc_record_free(c, record);
+    free(record);
+    return rc;
+}
+
+static void expect_problem(const contractc_problems_t *p, size_t i, contractc_kind_t kind,
+                           const char *path, const char *message, const char *log_message)
+{
+    const contractc_problem_t *x = contractc_problem_at(p, i);
+    ck_assert_msg(x != NULL, "problem %zu is missing", i);
+    ck_assert_msg(x->kind == kind, "problem %zu (%s): kind %s", i, path, contractc_kind_name(x->kind));
+    ck_assert_msg(strcmp(x->path, path) == 0, "problem %zu: path [%s], expected [%s]", i, x->path, path);
+    ck_assert_msg(strcmp(x->message, message) == 0, "problem %zu (%s): message [%s], expected [%s]", i,
+                  path, x->message, message);
+    ck_assert_msg(strcmp(x->log_message, log_message) == 0, "problem %zu (%s): log [%s], expected [%s]",
+                  i, path, x->log_message, log_message);
+}
+
+static char *repeat(const char *unit, size_t times)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    for (size_t i = 0; i < times; i++)
+        cc_buf_puts(&b, unit);
+    return cc_buf_take(&b, NULL);
+}
+
+/* Every unexpected key gets its whole path and message: the suggestion
+ * folds case, '_', '-' and ' '; the path escapes and cuts the key to 64
+ * code points (design page, "Fine print"); a key with no near field lists
+ * the allowed keys. */
+START_TEST(unexpected_keys_get_exact_paths_and_messages)
+{
+    loaded_t l = open_contract(HEAD "fields:\n  order_id: {type: string}\n  total: {type: integer}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    static const char near_order[] = "unexpected key; did you mean \"order_id\"? Keys must be spelt exactly";
+    static const char near_total[] = "unexpected key; did you mean \"total\"? Keys must be spelt exactly";
+    static const char allowed[] = "unexpected key; the allowed keys are order_id, total";
+    char *k64 = repeat("k", 64), *k65 = repeat("k", 65), *e70 = repeat("\xC3\xA9", 70);
+    char *e64 = repeat("\xC3\xA9", 64), *a64 = repeat("a", 64), *b60 = repeat("b", 60);
+    char *b53 = repeat("b", 53), *k70 = repeat("k", 70);
+    struct {
+        const char *json_key; /* as written in the reply */
+        const char *path, *message;
+    } cases[] = {
+        {"orderId", "$.orderId", near_order},
+        {"ORDER-ID", "$['ORDER-ID']", near_order},
+        {"order id", "$['order id']", near_order},
+        {"_Total_", "$._Total_", near_total},
+        {"totals", "$.totals", allowed},
+        {"x~1", "$['x~1']", allowed},
+        {"1abc", "$['1abc']", allowed},
+        {"a'b\\\\c\\n\\u0001\xC3\xA9", "$['a\\'b\\\\c\\n\\u0001\xC3\xA9']", allowed},
+        {k64, NULL, allowed}, /* paths built below */
+        {k65, NULL, allowed},
+        {e70, NULL, allowed},
+        {NULL, NULL, allowed}, /* 64 'a' then "\n": brackets, the escape cut off */
+        {NULL, NULL, allowed}, /* 10 'a', a quote, 60 'b': the escape inside the cut */
+        {k70, NULL, allowed},  /* the same key again: every problem is reported */
+    };
+    const size_t n = sizeof cases / sizeof cases[0];
+    cc_buf_t key1 = CC_BUF_INIT, key2 = CC_BUF_INIT;
+    cc_buf_printf(&key1, "%s\\n", a64);
+    cc_buf_printf(&key2, "aaaaaaaaaa'%s", b60);
+    cases[11].json_key = key1.data;
+    cases[12].json_key = key2.data;
+    cc_buf_t paths[5] = {CC_BUF_INIT, CC_BUF_INIT, CC_BUF_INIT, CC_BUF_INIT, CC_BUF_INIT};
+    cc_buf_printf(&paths[0], "$.%s", k64);
+    cc_buf_printf(&paths[1], "$.%s\xE2\x80\xA6", k64);
+    cc_buf_printf(&paths[2], "$['%s\xE2\x80\xA6']", e64);
+    cc_buf_printf(&paths[3], "$['%s\xE2\x80\xA6']", a64);
+    cc_buf_printf(&paths[4], "$['aaaaaaaaaa\\'%s\xE2\x80\xA6']", b53);
+    for (size_t i = 0; i < 5; i++)
+        cases[8 + i].path = paths[i].data;
+    cases[13].path = paths[1].data;
+    cc_buf_t reply = CC_BUF_INIT;
+    cc_buf_puts(&reply, "{");
+    for (size_t i = 0; i < n; i++)
+        cc_buf_printf(&reply, "%s\"%s\":%zu", i ? "," : "", cases[i].json_key, i);
+    cc_buf_puts(&reply, "}");
+
+    contractc_problems_t p;
+    contractc_problems_init(&p);
+    ck_assert_int_eq(parse_into(c, reply.data, reply.len, NULL, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), n + 2);
+    for (size_t i = 0; i < n; i++)
+        expect_problem(&p, i, CONTRACTC_KIND_UNEXPECTED, cases[i].path, cases[i].message,
+                       cases[i].message);
+    expect_problem(&p, n, CONTRACTC_KIND_MISSING, "$.order_id", "the key is missing; it is required",
+                   "the key is missing; it is required");
+    expect_problem(&p, n + 1, CONTRACTC_KIND_MISSING, "$.total", "the key is missing; it is required",
+                   "the key is missing; it is required");
+    contractc_problems_clear(&p);
+
+    /* A field already given is not suggested again. */
+    contractc_problems_init(&p);
+    const char *again = "{\"order_id\":\"x\",\"orderId\":\"y\",\"total\":1}";
+    ck_assert_int_eq(parse_into(c, again, strlen(again), NULL, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), 1);
+    expect_problem(&p, 0, CONTRACTC_KIND_UNEXPECTED, "$.orderId", allowed, allowed);
+    contractc_problems_clear(&p);
+
+    for (size_t i = 0; i < 5; i++)
+        cc_buf_free(&paths[i]);
+    cc_buf_free(&key1);
+    cc_buf_free(&key2);
+    cc_buf_free(&reply);
+    free(k64), free(k65), free(e70), free(e64), free(a64), free(b60), free(b53), free(k70);
+    close_contract(&l);
+}
+END_TEST
+
+/* Messages are built in fixed buffers that spill to the heap: one longer
+ * than the buffer (several hundred bytes) comes out whole, for the model
+ * and for the log. */
+START_TEST(a_message_longer_than_its_buffer_comes_out_whole)
+{
+    cc_buf_t y = CC_BUF_INIT, allowed = CC_BUF_INIT, values = CC_BUF_INIT;
+    cc_buf_puts(&y, HEAD "fields:\n  e:\n    type: enum\n    values: [");
+    for (int i = 0; i < 12; i++) {
+        cc_buf_printf(&y, "%svalue_number_%02d_spelt_out_in_full", i ? ", " : "", i);
+        cc_buf_printf(&values, "%s\"value_number_%02d_spelt_out_in_full\"",
+                      i == 0 ? "" : i == 11 ? " or " : ", ", i);
+    }
+    cc_buf_puts(&y, "]\n");
+    cc_buf_puts(&allowed, "unexpected key; the allowed keys are e");
+    for (int i = 0; i < 12; i++) {
+        cc_buf_printf(&y, "  field_number_%02d_with_a_long_name: {type: integer, nullable: true}\n", i);
+        cc_buf_printf(&allowed, ", field_number_%02d_with_a_long_name", i);
+    }
+    ck_assert_uint_gt(allowed.len, 300);
+    ck_assert_uint_gt(values.len, 300);
+    loaded_t l = open_contract(y.data);
+    const contractc_contract_t *c = &l.tables->contract;
+    cc_buf_t reply = CC_BUF_INIT;
+    cc_buf_puts(&reply, "{\"e\":\"nope\",\"zz1\":1,\"zz2\":2");
+    for (int i = 0; i < 12; i++)
+        cc_buf_printf(&reply, ",\"field_number_%02d_with_a_long_name\":null", i);
+    cc_buf_puts(&reply, "}");
+    cc_buf_t model = CC_BUF_INIT, log = CC_BUF_INIT;
+    cc_buf_printf(&model, "\"nope\" is not one of %s (exact spelling, case-sensitive)", values.data);
+    cc_buf_printf(&log, "the value is not one of %s (exact spelling, case-sensitive)", values.data);
+
+    contractc_problems_t p;
+    contractc_problems_init(&p);
+    ck_assert_int_eq(parse_into(c, reply.data, reply.len, NULL, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), 3);
+    expect_problem(&p, 0, CONTRACTC_KIND_ENUM, "$.e", model.data, log.data);
+    expect_problem(&p, 1, CONTRACTC_KIND_UNEXPECTED, "$.zz1", allowed.data, allowed.data);
+    expect_problem(&p, 2, CONTRACTC_KIND_UNEXPECTED, "$.zz2", allowed.data, allowed.data);
+    contractc_problems_clear(&p);
+    cc_buf_free(&y), cc_buf_free(&allowed), cc_buf_free(&values), cc_buf_free(&reply);
+    cc_buf_free(&model), cc_buf_free(&log);
+    close_contract(&l);
+}
+END_TEST
+
+/* A reply with `keys` unexpected keys "key_NNN_padded_out_a_little" (and no "a"). */
+static char *many_keys_reply(size_t keys, size_t *len)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, "{");
+    for (size_t i = 0; i < keys; i++)
+        cc_buf_printf(&b, "%s\"key_%03zu_padded_out_a_little\":%zu", i ? "," : "", i, i);
+    cc_buf_puts(&b, "}");
+    return cc_buf_take(&b, len);
+}
+
+/* Problem i of a list filled by many_keys_reply, at `base`. */
+static void expect_many_keys(const contractc_problems_t *p, size_t base, size_t keys)
+{
+    static const char allowed[] = "unexpected key; the allowed keys are a";
+    char path[64];
+    for (size_t i = 0; i < keys; i++) {
+        snprintf(path, sizeof path, "$.key_%03zu_padded_out_a_little", i);
+        expect_problem(p, base + i, CONTRACTC_KIND_UNEXPECTED, path, allowed, allowed);
+    }
+    expect_problem(p, base + keys, CONTRACTC_KIND_MISSING, "$.a", "the key is missing; it is required",
+                   "the key is missing; it is required");
+}
+
+/* The list keeps its problems' strings in blocks that it rewinds when a
+ * document-level problem replaces a parse's problems: the problems of
+ * earlier parses in the same list stay whole, and every block is freed
+ * with its size. */
+START_TEST(a_document_problem_replaces_only_its_own_parse_problems)
+{
+    loaded_t l = open_contract(HEAD "fields:\n  a: {type: integer}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    counter_t n = {0, 0, 0, 0};
+    contractc_allocator_t a = {count_alloc, count_free, &n};
+    size_t len;
+    char *reply = many_keys_reply(300, &len); /* about 20 KiB of problem text */
+    contractc_problems_t p;
+    contractc_problems_init_with(&p, 1000, &a);
+    ck_assert_int_eq(parse_into(c, reply, len, &a, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), 301);
+    expect_many_keys(&p, 0, 300);
+    /* Two problems found, then a syntax problem: they are dropped. */
+    const char *bad = "{\"q1\":1,\"q2\":2,}";
+    ck_assert_int_eq(parse_into(c, bad, strlen(bad), &a, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), 302);
+    ck_assert_int_eq(contractc_problem_at(&p, 301)->kind, CONTRACTC_KIND_SYNTAX);
+    ck_assert_str_eq(contractc_problem_at(&p, 301)->path, "$");
+    expect_many_keys(&p, 0, 300);
+    /* More after it, then a syntax problem found only after new blocks. */
+    ck_assert_int_eq(parse_into(c, reply, len, &a, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), 603);
+    expect_many_keys(&p, 302, 300);
+    reply[len - 1] = ','; /* "...:299," : the reply ends inside the object */
+    ck_assert_int_eq(parse_into(c, reply, len, &a, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), 604);
+    ck_assert_int_eq(contractc_problem_at(&p, 603)->kind, CONTRACTC_KIND_SYNTAX);
+    expect_many_keys(&p, 0, 300);
+    expect_many_keys(&p, 302, 300);
+    contractc_problems_clear(&p);
+    ck_assert_uint_eq(n.live, 0);
+    ck_assert_uint_eq(n.allocs, n.frees);
+
+    /* Short parses that each end in a syntax problem, in a new list: now
+     * and then the first problem of one starts a new block, which the
+     * syntax problem then frees whole (the older block keeps its end). */
+    char *messages[120];
+    contractc_problems_init_with(&p, 1000, &a);
+    for (size_t i = 0; i < 120; i++) {
+        size_t keys = i % 7 + 1, short_len;
+        char *s = many_keys_reply(keys, &short_len);
+        s[short_len - 1] = ',';
+        ck_assert_int_eq(parse_into(c, s, short_len, &a, &p), CONTRACTC_REJECTED);
+        ck_assert_uint_eq(contractc_problems_count(&p), i + 1);
+        const contractc_problem_t *x = contractc_problem_at(&p, i);
+        ck_assert_int_eq(x->kind, CONTRACTC_KIND_SYNTAX);
+        messages[i] = repeat(x->message, 1);
+        for (size_t j = 0; j <= i; j++)
+            expect_problem(&p, j, CONTRACTC_KIND_SYNTAX, "$", messages[j], messages[j]);
+        free(s);
+    }
+    contractc_problems_clear(&p);
+    for (size_t i = 0; i < 120; i++)
+        free(messages[i]);
+    ck_assert_uint_eq(n.live, 0);
+    ck_assert_uint_eq(n.allocs, n.frees);
+    free(reply);
+    close_contract(&l);
+}
+END_TEST
+
+/* A failing allocator: the `fail_at`-th allocation (1-based) fails. */
+typedef struct failing {
+    counter_t count;
+    size_t fail_at;
+} failing_t;
+
+static void *failing_alloc(void *ctx, size_t size)
+{
+    failing_t *f = ctx;
+    if (f->count.allocs + 1 == f->fail_at) {
+        f->fail_at = 0;
+        return NULL;
+    }
+    return count_alloc(&f->count, size);
+}
+
+static void failing_free(void *ctx, void *ptr, size_t size)
+{
+    count_free(&((failing_t *)ctx)->count, ptr, size);
+}
+
+/* Out of memory in the middle of storing problems (a new block, the
+ * array, a message past its buffer) leaves the earlier problems whole and
+ * frees what the parse took. */
+START_TEST(out_of_memory_while_storing_problems_keeps_the_earlier_ones)
+{
+    loaded_t l = open_contract(HEAD "fields:\n  a: {type: integer}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    size_t len1, len2;
+    char *first = many_keys_reply(40, &len1);   /* fills the first blocks */
+    char *second = many_keys_reply(600, &len2); /* new blocks and a larger array */
+    size_t total = 0; /* allocations of the second parse */
+    for (size_t fail_at = 0;; fail_at++) {
+        failing_t f = {{0, 0, 0, 0}, 0};
+        contractc_allocator_t a = {failing_alloc, failing_free, &f};
+        contractc_problems_t p;
+        contractc_problems_init_with(&p, 1000, &a);
+        ck_assert_int_eq(parse_into(c, first, len1, &a, &p), CONTRACTC_REJECTED);
+        size_t before = f.count.allocs;
+        f.fail_at = fail_at ? before + fail_at : 0;
+        contractc_status_t rc = parse_into(c, second, len2, &a, &p);
+        if (fail_at == 0) {
+            total = f.count.allocs - before;
+            ck_assert_uint_ge(total, 4); /* the arena, the array, two blocks */
+        }
+        if (fail_at == 0 || fail_at > total) {
+            ck_assert_int_eq(rc, CONTRACTC_REJECTED);
+            ck_assert_uint_eq(contractc_problems_count(&p), 41 + 601);
+            expect_many_keys(&p, 41, 600);
+        } else {
+            ck_assert_msg(rc == CONTRACTC_ENOMEM, "allocation %zu of %zu failed: %s", fail_at, total,
+                          contractc_status_name(rc));
+            ck_assert_uint_eq(contractc_problems_count(&p), 41);
+        }
+        expect_many_keys(&p, 0, 40);
+        contractc_problems_clear(&p);
+        ck_assert_uint_eq(f.count.live, 0);
+        ck_assert_uint_eq(f.count.allocs, f.count.frees);
+        if (fail_at > total)
+            break;
+    }
+    free(first);
+    free(second);
+    close_contract(&l);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("validate");
@@ -563,6 +886,10 @@ int main(void)
     tcase_add_test(u, string_values_of_every_length_are_stored_exactly);
     tcase_add_test(u, limits_can_be_overridden_per_call);
     tcase_add_test(u, document_problems_give_line_and_column);
+    tcase_add_test(u, unexpected_keys_get_exact_paths_and_messages);
+    tcase_add_test(u, a_message_longer_than_its_buffer_comes_out_whole);
+    tcase_add_test(u, a_document_problem_replaces_only_its_own_parse_problems);
+    tcase_add_test(u, out_of_memory_while_storing_problems_keeps_the_earlier_ones);
     suite_add_tcase(s, u);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -4,6 +4,8 @@
 #ifndef CONTRACTC_INTERNAL_H
 #define CONTRACTC_INTERNAL_H
 
+#include <string.h>
+
 #include "contractc/contractc.h"
 
 /* ---- allocation (allocator or malloc) --------------------------------- */
@@ -34,18 +36,57 @@ void cc_arena_destroy(contractc_arena_t *arena); /* NULL-safe */
 
 /* ---- str: a capped text builder for messages ---------------------------
  * Messages are built only on rejection; the builder uses the problem
- * list's allocator and is sticky on failure like cc_buf_t. */
+ * list's allocator and is sticky on failure like cc_buf_t.  It starts
+ * either empty (cc_str_init: the text goes to the heap, for results handed
+ * to the caller) or in a buffer the caller owns (cc_str_init_buf: a typical
+ * message then allocates nothing, and spills to the heap only when it
+ * outgrows the buffer).  Either way cc_str_free releases what it owns. */
 typedef struct cc_str {
-    char *data;
+    char *data;      /* the text, NUL-terminated once anything is appended */
     size_t len, capacity;
     bool failed;
     bool discard; /* the message would be dropped (the list is full): build nothing */
+    bool owned;   /* data is on the heap (this builder frees it), not the caller's buffer */
     const contractc_allocator_t *allocator;
 } cc_str_t;
 
 void cc_str_init(cc_str_t *s, const contractc_allocator_t *allocator);
-void cc_str_append(cc_str_t *s, const char *text, size_t n);
-void cc_str_puts(cc_str_t *s, const char *text);
+/* Starts in buf[0..size) (size >= 1), which must outlive the builder's use.
+ * Inline, like cc_str_append and cc_str_free: a message is a handful of
+ * stores when it fits its buffer. */
+static inline void cc_str_init_buf(cc_str_t *s, const contractc_allocator_t *allocator,
+                                   char *buf, size_t size)
+{
+    s->data = buf;
+    s->len = 0;
+    s->capacity = size;
+    s->failed = s->discard = s->owned = false;
+    s->allocator = allocator;
+    buf[0] = '\0';
+}
+/* Makes room and appends (the out-of-line half of cc_str_append). */
+void cc_str_append_slow(cc_str_t *s, const char *text, size_t n);
+
+/* Messages are built from many short pieces: the common case (the piece
+ * fits) is inline, so that a literal's strlen folds and no call is made.
+ * A discarding or empty builder has capacity 0 and always takes the slow
+ * path, which knows about `discard` and `failed`. */
+static inline void cc_str_append(cc_str_t *s, const char *text, size_t n)
+{
+    if (n < s->capacity - s->len) { /* room for the piece and the NUL */
+        memcpy(s->data + s->len, text, n);
+        s->len += n;
+        s->data[s->len] = '\0';
+    } else {
+        cc_str_append_slow(s, text, n);
+    }
+}
+
+static inline void cc_str_puts(cc_str_t *s, const char *text)
+{
+    cc_str_append(s, text, strlen(text));
+}
+
 void cc_str_putu(cc_str_t *s, uint64_t value);
 void cc_str_puti(cc_str_t *s, int64_t value);
 /* Appends a reply value as a JSON string literal, cut to 40 code points
@@ -53,15 +94,23 @@ void cc_str_puti(cc_str_t *s, int64_t value);
 void cc_str_quote(cc_str_t *s, const char *text, size_t n);
 /* Appends raw token text (numbers), cut to 40 bytes with "…". */
 void cc_str_token(cc_str_t *s, const char *text, size_t n);
-void cc_str_free(cc_str_t *s);
+static inline void cc_str_free(cc_str_t *s)
+{
+    if (s->owned)
+        cc_free(s->allocator, s->data, s->capacity);
+    s->data = NULL;
+    s->len = s->capacity = 0;
+    s->owned = false;
+}
 
 /* ---- problems.c ------------------------------------------------------- */
 
-/* Appends a problem (copies every string; rule may be NULL).  Counts it in
+/* Appends a problem (copies every string: path[0..np), message[0..nm),
+ * log_message[0..nl), rule NUL-terminated or NULL).  Counts it in
  * `dropped` beyond the cap.  Returns false only when out of memory. */
 bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
-                     const char *path, const char *message,
-                     const char *log_message, const char *rule,
+                     const char *path, size_t np, const char *message, size_t nm,
+                     const char *log_message, size_t nl, const char *rule,
                      size_t line, size_t column);
 /* Frees the problems from index `keep` on and resets `dropped` to
  * `dropped`: a document-level problem replaces the others. */

@@ -49,21 +49,61 @@ void contractc_problems_init_with(contractc_problems_t *problems, size_t cap,
     problems->allocator_ = allocator;
 }
 
-/* One allocation per problem holds its four strings after the sizes. */
-static size_t problem_bytes(const contractc_problem_t *p)
+/*
+ * Storage.  The problems' strings live in text blocks owned by the list and
+ * filled in order, so that a reported problem costs no allocation of its
+ * own (a hostile reply reports dozens, and each paid a malloc and a free),
+ * and dropping the problems from index `keep` on frees the newer blocks
+ * and rewinds the one left.  The public struct has no room for the block
+ * chain: it lives in a header in front of the problem array, and items_
+ * points just past it.
+ */
+typedef struct cc_text_block {
+    struct cc_text_block *prev; /* the older block */
+    size_t first;               /* index of the first problem stored here */
+    size_t size, used;          /* bytes of data[] */
+    char data[];
+} cc_text_block_t;
+
+typedef union cc_store {
+    cc_text_block_t *text;      /* the newest block, NULL before the first */
+    contractc_problem_t align_; /* keeps the array after the header aligned */
+} cc_store_t;
+
+/* The first block holds a few problems (a typical rejection has one or
+ * two: a small peak); the next ones grow fourfold, so that a hostile reply
+ * reaching the default cap takes three blocks. */
+#define CC_TEXT_BLOCK_MIN 512u
+#define CC_TEXT_BLOCK_MAX 65536u /* then they stay this size */
+
+/* The header of a list with items_ != NULL. */
+static cc_store_t *store_of(const contractc_problems_t *problems)
 {
-    return strlen(p->path) + 1 + strlen(p->message) + 1 + strlen(p->log_message) + 1 +
-           (p->rule ? strlen(p->rule) + 1 : 0);
+    return (cc_store_t *)(void *)problems->items_ - 1;
+}
+
+static size_t store_bytes(size_t capacity)
+{
+    return sizeof(cc_store_t) + capacity * sizeof(contractc_problem_t);
 }
 
 void cc_problems_truncate(contractc_problems_t *problems, size_t keep, size_t dropped)
 {
-    for (size_t i = keep; i < problems->count_; i++) {
-        contractc_problem_t *p = &problems->items_[i];
-        cc_free(problems->allocator_, (void *)p->path, problem_bytes(p));
-    }
-    if (keep < problems->count_)
+    if (keep < problems->count_) {
+        cc_store_t *store = store_of(problems);
+        cc_text_block_t *b = store->text;
+        bool keep_is_here = true; /* problem `keep` has its strings in b */
+        while (b && b->first >= keep) {
+            cc_text_block_t *prev = b->prev;
+            keep_is_here = b->first != keep;
+            cc_free(problems->allocator_, b, sizeof *b + b->size);
+            b = prev;
+        }
+        if (b && keep_is_here)
+            b->used = (size_t)(problems->items_[keep].path - b->data);
+        store->text = b;
         problems->count_ = keep;
+    }
     problems->dropped = dropped;
 }
 
@@ -72,8 +112,8 @@ void contractc_problems_clear(contractc_problems_t *problems)
     if (!problems)
         return;
     cc_problems_truncate(problems, 0, 0);
-    cc_free(problems->allocator_, problems->items_,
-            problems->capacity_ * sizeof *problems->items_);
+    if (problems->items_)
+        cc_free(problems->allocator_, store_of(problems), store_bytes(problems->capacity_));
     problems->items_ = NULL;
     problems->capacity_ = 0;
     problems->fenced = false;
@@ -101,8 +141,8 @@ static char *put(char *dst, const char *s, size_t n)
 }
 
 bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
-                     const char *path, const char *message,
-                     const char *log_message, const char *rule,
+                     const char *path, size_t np, const char *message, size_t nm,
+                     const char *log_message, size_t nl, const char *rule,
                      size_t line, size_t column)
 {
     if (problems->count_ >= problems->cap) {
@@ -110,34 +150,60 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
         return true;
     }
     if (problems->count_ == problems->capacity_) {
-        size_t cap = problems->capacity_ ? problems->capacity_ * 2 : 8;
+        /* Grown fourfold: a hostile reply fills the default cap (64) in
+         * three steps rather than four. */
+        size_t cap = problems->capacity_ ? problems->capacity_ * 4 : 8;
         if (cap > problems->cap)
             cap = problems->cap;
-        contractc_problem_t *items = cc_alloc(problems->allocator_, cap * sizeof *items);
-        if (!items)
+        cc_store_t *store = cc_alloc(problems->allocator_, store_bytes(cap));
+        if (!store)
             return false;
-        if (problems->count_)
-            memcpy(items, problems->items_, problems->count_ * sizeof *items);
-        cc_free(problems->allocator_, problems->items_,
-                problems->capacity_ * sizeof *items);
+        store->text = NULL;
+        contractc_problem_t *items = (contractc_problem_t *)(void *)(store + 1);
+        if (problems->items_) {
+            cc_store_t *old = store_of(problems);
+            store->text = old->text;
+            if (problems->count_)
+                memcpy(items, problems->items_, problems->count_ * sizeof *items);
+            cc_free(problems->allocator_, old, store_bytes(problems->capacity_));
+        }
         problems->items_ = items;
         problems->capacity_ = cap;
     }
-    size_t np = strlen(path), nm = strlen(message), nl = strlen(log_message);
+    /* A message that quotes no reply value is its own log message (the
+     * caller passes one text for both): it is stored once. */
+    const bool shared = log_message == message && nl == nm;
     size_t nr = rule ? strlen(rule) : 0;
-    size_t total = np + 1 + nm + 1 + nl + 1 + (rule ? nr + 1 : 0);
-    char *mem = cc_alloc(problems->allocator_, total);
-    if (!mem)
-        return false;
+    size_t total = np + 1 + nm + 1 + (shared ? 0 : nl + 1) + (rule ? nr + 1 : 0);
+    cc_store_t *store = store_of(problems);
+    cc_text_block_t *b = store->text;
+    if (!b || b->size - b->used < total) {
+        size_t size = !b ? CC_TEXT_BLOCK_MIN
+                    : b->size < CC_TEXT_BLOCK_MAX / 4 ? b->size * 4 : CC_TEXT_BLOCK_MAX;
+        if (size < total) /* a problem's strings are never split */
+            size = total;
+        if (size > (size_t)-1 - sizeof *b)
+            return false;
+        cc_text_block_t *nb = cc_alloc(problems->allocator_, sizeof *nb + size);
+        if (!nb)
+            return false;
+        nb->prev = b;
+        nb->first = problems->count_;
+        nb->size = size;
+        nb->used = 0;
+        store->text = b = nb;
+    }
+    char *at = b->data + b->used;
+    b->used += total;
     contractc_problem_t *p = &problems->items_[problems->count_++];
-    char *at = mem;
     p->kind = kind;
     p->path = at;
     at = put(at, path, np);
     p->message = at;
     at = put(at, message, nm);
-    p->log_message = at;
-    at = put(at, log_message, nl);
+    p->log_message = shared ? p->message : at;
+    if (!shared)
+        at = put(at, log_message, nl);
     p->rule = NULL;
     if (rule) {
         p->rule = at;
@@ -156,31 +222,35 @@ void cc_str_init(cc_str_t *s, const contractc_allocator_t *allocator)
     s->allocator = allocator;
 }
 
-void cc_str_append(cc_str_t *s, const char *text, size_t n)
+void cc_str_append_slow(cc_str_t *s, const char *text, size_t n)
 {
     if (s->failed || s->discard)
         return;
     if (s->len + n + 1 > s->capacity) {
-        size_t cap = s->capacity ? s->capacity : 128;
-        while (cap < s->len + n + 1)
+        size_t len = s->len;
+        size_t cap = s->capacity > 128 ? s->capacity : 128;
+        while (cap < len + n + 1)
             cap *= 2;
         char *p = cc_alloc(s->allocator, cap);
         if (!p) {
+            /* Sticky: with capacity 0 every later append comes back here
+             * and stops at `failed`; nothing is left to free. */
+            cc_str_free(s);
             s->failed = true;
             return;
         }
-        if (s->len)
-            memcpy(p, s->data, s->len);
-        cc_free(s->allocator, s->data, s->capacity);
+        if (len)
+            memcpy(p, s->data, len);
+        cc_str_free(s); /* the old heap block, if any (never the caller's buffer) */
         s->data = p;
+        s->len = len;
         s->capacity = cap;
+        s->owned = true;
     }
     memcpy(s->data + s->len, text, n);
     s->len += n;
     s->data[s->len] = '\0';
 }
-
-void cc_str_puts(cc_str_t *s, const char *text) { cc_str_append(s, text, strlen(text)); }
 
 void cc_str_putu(cc_str_t *s, uint64_t value)
 {
@@ -242,11 +312,4 @@ void cc_str_token(cc_str_t *s, const char *text, size_t n)
     } else {
         cc_str_append(s, text, n);
     }
-}
-
-void cc_str_free(cc_str_t *s)
-{
-    cc_free(s->allocator, s->data, s->capacity);
-    s->data = NULL;
-    s->len = s->capacity = 0;
 }

@@ -34,6 +34,7 @@
 #define CC_SUM_MASKS 4             /* sum rules per object with exact gating */
 #define CC_SOURCE_MAX ((size_t)4 << 20)
 #define CC_ARENA_FIRST_MAX ((size_t)1 << 20) /* bytes reserved before reading */
+#define CC_MSG_INLINE 256          /* bytes of a message built without the heap */
 
 enum { V_OK = 0, V_BAD = 1, V_FAIL = 2 };
 
@@ -49,6 +50,20 @@ typedef struct cc_parse {
     size_t found;  /* problems found in this parse, kept or dropped */
     bool oom;
     const struct cc_step *at; /* the value being read; NULL: the root "$" */
+    /* The buffers a message (cc_msg_t) starts in, so that a typical problem
+     * allocates only its copy in the list.  One message is built at a
+     * time; msg_busy makes a nested one fall back to the heap. */
+    bool msg_busy;
+    char msg_model[CC_MSG_INLINE], msg_log[CC_MSG_INLINE];
+    /* What every unexpected key of an object needs, worked out at its
+     * first one (a hostile reply has dozens, in one object), for the
+     * object of the last unexpected key: the first folded bytes of its
+     * field names (a key whose own is none of them has no near match), and
+     * "unexpected key; the allowed keys are ...", when it fits. */
+    const contractc_object_t *unexpected_for; /* NULL: nothing kept */
+    uint64_t unexpected_firsts[4];            /* a bit per folded_index() */
+    size_t unexpected_len;                    /* (size_t)-1: the text is not kept */
+    char unexpected_msg[CC_MSG_INLINE];
     size_t path_len;
     char path[CC_PATH_MAX + 8]; /* built from `at` only when reporting */
     /* The decoded text of the string value being read, when the scan could
@@ -113,71 +128,127 @@ static void path_push_index(cc_parse_t *c, size_t index)
     path_push(c, buf + i, sizeof buf - i);
 }
 
-static bool is_ident_key(const char *k, size_t n)
+/* The classes of a key's bytes for its path segment: KEY_IDENT for
+ * [A-Za-z0-9_], KEY_ESCAPE for what RFC 9535 bracket notation escapes
+ * (section 2.3.1.1: control bytes, '\'' and '\\').  One table lookup a byte
+ * (keys are short: testing eight bytes at a time did not pay). */
+enum { KEY_IDENT = 1, KEY_ESCAPE = 2 };
+#define I_ KEY_IDENT
+#define E_ KEY_ESCAPE
+static const unsigned char key_class[256] = {
+    E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, /* 0x00 */
+    E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, E_, /* 0x10 */
+    0,  0,  0,  0,  0,  0,  0,  E_, 0,  0,  0,  0,  0,  0,  0,  0,  /* 0x20 ' */
+    I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, 0,  0,  0,  0,  0,  0,  /* 0x30 0-9 */
+    0,  I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, /* 0x40 A-O */
+    I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, 0,  E_, 0,  0,  I_, /* 0x50 P-Z \ _ */
+    0,  I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, /* 0x60 a-o */
+    I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, I_, 0,  0,  0,  0,  0,  /* 0x70 p-z */
+    /* 0x80..0xFF: 0 (UTF-8 is copied as it is) */
+};
+#undef I_
+#undef E_
+
+/* Appends byte ch of a key in bracket notation at seg[o]; returns the new o. */
+static size_t put_key_byte(char *seg, size_t o, unsigned char ch)
 {
-    if (n == 0)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)k[i];
-        bool alpha = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
-        if (!alpha && !(i > 0 && ch >= '0' && ch <= '9'))
-            return false;
+    static const char hex[] = "0123456789abcdef";
+    if (ch == '\'' || ch == '\\') {
+        seg[o++] = '\\';
+    } else if (ch < 0x20) {
+        const char *named = ch == '\b' ? "b" : ch == '\f' ? "f" : ch == '\n' ? "n"
+                          : ch == '\r' ? "r" : ch == '\t' ? "t" : NULL;
+        seg[o++] = '\\';
+        if (named) {
+            seg[o++] = named[0];
+            return o;
+        }
+        seg[o++] = 'u';
+        seg[o++] = '0';
+        seg[o++] = '0';
+        seg[o++] = hex[ch >> 4];
+        ch = (unsigned char)hex[ch & 15];
     }
-    return true;
+    seg[o++] = (char)ch;
+    return o;
 }
 
 /* The path segment of a key from the reply: ".key" for [A-Za-z_][A-Za-z0-9_]*,
  * else RFC 9535 bracket notation with its escaping (section 2.3.1.1);
- * cut to 64 code points plus "…". */
+ * cut to 64 code points plus "…".  Every problem at an unexpected key
+ * renders one, so a key without escapes is classified in one pass and
+ * copied at once. */
 static void path_push_key(cc_parse_t *c, const char *k, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-    char seg[CC_KEY_ECHO_CODE_POINTS * 6 + 16];
-    size_t o = 0, cps = 0;
-    bool ident = is_ident_key(k, n);
-    if (ident) {
+    char scratch[CC_KEY_ECHO_CODE_POINTS * 6 + 16];
+    /* The segment is written straight into the path when it surely fits
+     * (nearly always), else into scratch for path_push to cut. */
+    const bool direct = c->path_len + sizeof scratch <= CC_PATH_MAX;
+    char *seg = direct ? c->path + c->path_len : scratch;
+    size_t o = 0;
+    /* cut: the bytes of the first 64 code points.  A key of at most 64
+     * bytes has at most 64 code points: no count needed. */
+    size_t cut = n;
+    if (n > CC_KEY_ECHO_CODE_POINTS) {
+        size_t cps = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (((unsigned char)k[i] & 0xC0) != 0x80 && cps++ == CC_KEY_ECHO_CODE_POINTS) {
+                cut = i;
+                break;
+            }
+        }
+    }
+    /* ident: the identifier bytes that start the key (none of them needs
+     * an escape) */
+    size_t ident = 0;
+    while (ident + 4 <= n && (key_class[(unsigned char)k[ident]] &
+                              key_class[(unsigned char)k[ident + 1]] &
+                              key_class[(unsigned char)k[ident + 2]] &
+                              key_class[(unsigned char)k[ident + 3]] & KEY_IDENT))
+        ident += 4; /* four bytes a test: keys are mostly letters and digits */
+    while (ident < n && (key_class[(unsigned char)k[ident]] & KEY_IDENT))
+        ident++;
+    const bool dot = ident == n && n > 0 && !(k[0] >= '0' && k[0] <= '9');
+    if (dot) {
         seg[o++] = '.';
+        memcpy(seg + o, k, cut);
+        o += cut;
     } else {
         seg[o++] = '[';
         seg[o++] = '\'';
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)k[i];
-        if ((ch & 0xC0) != 0x80) {
-            if (cps == CC_KEY_ECHO_CODE_POINTS) {
-                memcpy(seg + o, "\xE2\x80\xA6", 3);
-                o += 3;
+        /* Runs of bytes without an escape are copied at once: usually the
+         * whole key, found in the same pass that looks for escapes. */
+        size_t i = 0, run = ident < cut ? ident : cut;
+        for (;;) {
+            while (run + 4 <= cut && !((key_class[(unsigned char)k[run]] |
+                                        key_class[(unsigned char)k[run + 1]] |
+                                        key_class[(unsigned char)k[run + 2]] |
+                                        key_class[(unsigned char)k[run + 3]]) & KEY_ESCAPE))
+                run += 4;
+            while (run < cut && !(key_class[(unsigned char)k[run]] & KEY_ESCAPE))
+                run++;
+            memcpy(seg + o, k + i, run - i);
+            o += run - i;
+            if (run == cut)
                 break;
-            }
-            cps++;
-        }
-        if (ident) {
-            seg[o++] = (char)ch;
-        } else if (ch == '\'' || ch == '\\') {
-            seg[o++] = '\\';
-            seg[o++] = (char)ch;
-        } else if (ch < 0x20) {
-            const char *named = ch == '\b' ? "b" : ch == '\f' ? "f" : ch == '\n' ? "n"
-                              : ch == '\r' ? "r" : ch == '\t' ? "t" : NULL;
-            seg[o++] = '\\';
-            if (named) {
-                seg[o++] = named[0];
-            } else {
-                seg[o++] = 'u';
-                seg[o++] = '0';
-                seg[o++] = '0';
-                seg[o++] = hex[ch >> 4];
-                seg[o++] = hex[ch & 15];
-            }
-        } else {
-            seg[o++] = (char)ch;
+            o = put_key_byte(seg, o, (unsigned char)k[run]);
+            i = ++run;
         }
     }
-    if (!ident) {
+    if (cut < n) {
+        memcpy(seg + o, "\xE2\x80\xA6", 3); /* … */
+        o += 3;
+    }
+    if (!dot) {
         seg[o++] = '\'';
         seg[o++] = ']';
     }
-    path_push(c, seg, o);
+    if (direct) {
+        c->path_len += o;
+        c->path[c->path_len] = '\0';
+    } else {
+        path_push(c, scratch, o);
+    }
 }
 
 /* Appends the path of `s` (root first) to c->path.  The chain is as deep as
@@ -199,36 +270,78 @@ static void path_render(cc_parse_t *c, const cc_step_t *s)
  * Reporting
  * ------------------------------------------------------------------------ */
 
-static void report(cc_parse_t *c, contractc_kind_t kind, const cc_str_t *model,
-                   const cc_str_t *log, const char *rule)
+/* Counts a problem and, under the list's cap, stores it at the current
+ * path.  The log text may be the model's (the same pointer: stored once). */
+/* Past the list's cap a problem is only counted (no path, no copy, no
+ * message): counts it there and returns true. */
+static bool only_counted(cc_parse_t *c)
 {
+    if (c->problems->count_ < c->problems->cap)
+        return false;
     c->found++;
-    if (c->problems->count_ >= c->problems->cap) {
-        /* Past the cap a problem is only counted: no path, no copy. */
-        c->problems->dropped++;
+    c->problems->dropped++;
+    return true;
+}
+
+static void report_text(cc_parse_t *c, contractc_kind_t kind, const char *model, size_t nm,
+                        const char *log, size_t nl, const char *rule)
+{
+    if (only_counted(c))
         return;
-    }
+    c->found++;
     c->path_len = 1;
     c->path[1] = '\0';
     path_render(c, c->at);
-    if (model->failed || log->failed ||
-        !cc_problems_add(c->problems, kind, c->path, model->data ? model->data : "",
-                         log->data ? log->data : "", rule, 0, 0))
+    if (!cc_problems_add(c->problems, kind, c->path, c->path_len, model, nm, log, nl, rule,
+                         0, 0))
         c->oom = true;
+}
+
+static void report(cc_parse_t *c, contractc_kind_t kind, const cc_str_t *model,
+                   const cc_str_t *log, const char *rule)
+{
+    if ((model->failed || log->failed) && c->problems->count_ < c->problems->cap) {
+        c->found++; /* out of memory; past the cap it would only be counted */
+        c->oom = true;
+        return;
+    }
+    const char *m = model->data ? model->data : "";
+    const char *l = log == model ? m : log->data ? log->data : "";
+    report_text(c, kind, m, model->len, l, log->len, rule);
 }
 
 /* A problem whose model message starts with an echo of the value ("\"x\"",
  * "89.90") and whose log message says "the value" instead. */
 typedef struct cc_msg {
     cc_str_t model, log;
+    bool borrowed; /* the builders started in c->msg_model and c->msg_log */
 } cc_msg_t;
 
 static void msg_init(cc_parse_t *c, cc_msg_t *m)
 {
-    cc_str_init(&m->model, c->allocator);
-    cc_str_init(&m->log, c->allocator);
-    /* A message past the list's cap would be dropped: skip building it. */
-    m->model.discard = m->log.discard = c->problems->count_ >= c->problems->cap;
+    m->borrowed = false;
+    if (c->problems->count_ >= c->problems->cap) {
+        /* A message past the list's cap would be dropped: build nothing. */
+        cc_str_init(&m->model, c->allocator);
+        cc_str_init(&m->log, c->allocator);
+        m->model.discard = m->log.discard = true;
+    } else if (!c->msg_busy) {
+        c->msg_busy = m->borrowed = true;
+        cc_str_init_buf(&m->model, c->allocator, c->msg_model, sizeof c->msg_model);
+        cc_str_init_buf(&m->log, c->allocator, c->msg_log, sizeof c->msg_log);
+    } else {
+        cc_str_init(&m->model, c->allocator);
+        cc_str_init(&m->log, c->allocator);
+    }
+}
+
+/* Releases m's builders (and the parse's buffers), without reporting. */
+static void msg_free(cc_parse_t *c, cc_msg_t *m)
+{
+    cc_str_free(&m->model);
+    cc_str_free(&m->log);
+    if (m->borrowed)
+        c->msg_busy = false;
 }
 
 static void msg_both(cc_msg_t *m, const char *text)
@@ -246,8 +359,7 @@ static void msg_uint(cc_msg_t *m, uint64_t v)
 static void msg_report(cc_parse_t *c, cc_msg_t *m, contractc_kind_t kind, const char *rule)
 {
     report(c, kind, &m->model, &m->log, rule);
-    cc_str_free(&m->model);
-    cc_str_free(&m->log);
+    msg_free(c, m);
 }
 
 static const char *decimal_words(uint8_t scale)
@@ -508,8 +620,7 @@ static int read_mismatch(cc_parse_t *c, const contractc_value_t *v, int ch)
     msg_report(c, &m, CONTRACTC_KIND_TYPE, NULL);
     return fail(c) ? V_FAIL : V_BAD;
 failed:
-    cc_str_free(&m.model);
-    cc_str_free(&m.log);
+    msg_free(c, &m);
     return V_FAIL;
 }
 
@@ -1011,67 +1122,139 @@ static const contractc_field_t *find_field(const contractc_object_t *o, const ch
     return NULL;
 }
 
-/* Lowercase, without '_' and '-': "orderId" and "order-id" both become
- * "orderid", to suggest "order_id". */
-static size_t fold_key(const char *k, size_t n, char *out, size_t cap)
+/* Whether keys a and b are equal once folded: lowercase ASCII, without '_',
+ * '-' and ' ', so that "orderId" and "order-id" both match "order_id".
+ * Compared in place, stopping at the first difference: most unexpected
+ * keys match no field, and that shows within a byte or two. */
+static bool folded_equal(const char *a, size_t an, const char *b, size_t bn)
 {
-    size_t o = 0;
-    for (size_t i = 0; i < n && o < cap; i++) {
-        char ch = k[i];
-        if (ch == '_' || ch == '-' || ch == ' ')
-            continue;
-        out[o++] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < an && (a[i] == '_' || a[i] == '-' || a[i] == ' '))
+            i++;
+        while (j < bn && (b[j] == '_' || b[j] == '-' || b[j] == ' '))
+            j++;
+        if (i == an || j == bn)
+            return i == an && j == bn;
+        char x = a[i++], y = b[j++];
+        if (x >= 'A' && x <= 'Z')
+            x = (char)(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z')
+            y = (char)(y - 'A' + 'a');
+        if (x != y)
+            return false;
     }
-    return o;
 }
+
+/* The first byte of k[0..n) that folding keeps, lowercased; -1 for none. */
+static int folded_first(const char *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char ch = k[i];
+        if (ch != '_' && ch != '-' && ch != ' ')
+            return (ch >= 'A' && ch <= 'Z') ? ch - 'A' + 'a' : (unsigned char)ch;
+    }
+    return -1;
+}
+
+/* folded_first as a bit index: 0 for a name that folds to nothing (no
+ * key or field name holds a NUL byte to collide with it). */
+static unsigned folded_index(const char *k, size_t n)
+{
+    int first = folded_first(k, n);
+    return first < 0 ? 0u : (unsigned)first;
+}
+
+#define CC_SUGGEST_MAX 128 /* longer keys and field names are never suggested */
 
 /* The field an unexpected key was probably meant to be, or NULL. */
 static const contractc_field_t *suggest_field(const contractc_object_t *o, const char *k,
                                               size_t n, const uint64_t *seen)
 {
-    char a[128], b[128];
-    if (n > sizeof a)
+    if (n > CC_SUGGEST_MAX)
         return NULL;
-    size_t an = fold_key(k, n, a, sizeof a);
+    /* Every unexpected key is tried against every field: the first folded
+     * bytes, found once for the key, rule out nearly all of them. */
+    const int first = folded_first(k, n);
     for (uint32_t i = 0; i < o->field_count; i++) {
         const contractc_field_t *f = &o->fields[i];
-        if (bit_get(seen, i) || f->name_len > sizeof b)
+        if (bit_get(seen, i) || f->name_len > CC_SUGGEST_MAX ||
+            folded_first(f->name, f->name_len) != first)
             continue;
-        size_t bn = fold_key(f->name, f->name_len, b, sizeof b);
-        if (an == bn && memcmp(a, b, an) == 0)
+        if (folded_equal(k, n, f->name, f->name_len))
             return f;
     }
     return NULL;
 }
 
+static const char allowed_prefix[] = "unexpected key; the allowed keys are ";
+
+/* "unexpected key; the allowed keys are a, b, c": the first 24 fields. */
+static void put_allowed_keys(cc_str_t *s, const contractc_object_t *o)
+{
+    cc_str_append(s, allowed_prefix, sizeof allowed_prefix - 1);
+    for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
+        if (i)
+            cc_str_puts(s, ", ");
+        cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
+    }
+    if (o->field_count > 24)
+        cc_str_puts(s, ", ...");
+}
+
+/* Fills c's unexpected_* members for object o (no allocation: a text too
+ * long for the buffer is not kept, and is built for each key instead). */
+static void unexpected_prepare(cc_parse_t *c, const contractc_object_t *o)
+{
+    c->unexpected_for = o;
+    memset(c->unexpected_firsts, 0, sizeof c->unexpected_firsts);
+    size_t len = sizeof allowed_prefix - 1 + (o->field_count > 24 ? 5 : 0);
+    for (uint32_t i = 0; i < o->field_count; i++) {
+        const contractc_field_t *f = &o->fields[i];
+        if (f->name_len <= CC_SUGGEST_MAX)
+            bit_set(c->unexpected_firsts, folded_index(f->name, f->name_len));
+        if (i < 24)
+            len += (i ? 2 : 0) + f->name_len;
+    }
+    c->unexpected_len = (size_t)-1;
+    if (len < sizeof c->unexpected_msg) {
+        cc_str_t s;
+        cc_str_init_buf(&s, c->allocator, c->unexpected_msg, sizeof c->unexpected_msg);
+        put_allowed_keys(&s, o); /* len counted it: it fits, and never spills */
+        if (!s.owned)
+            c->unexpected_len = s.len;
+        cc_str_free(&s);
+    }
+}
+
 static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const char *k,
                               size_t n, const uint64_t *seen)
 {
-    cc_msg_t m;
-    msg_init(c, &m);
-    if (m.model.discard) { /* past the cap: counted, not described */
-        msg_report(c, &m, CONTRACTC_KIND_UNEXPECTED, NULL);
+    if (only_counted(c))
+        return;
+    if (c->unexpected_for != o)
+        unexpected_prepare(c, o);
+    /* The message quotes no reply value: the model's text is the log's
+     * too, built once. */
+    const contractc_field_t *near = NULL;
+    if (n <= CC_SUGGEST_MAX && bit_get(c->unexpected_firsts, folded_index(k, n)))
+        near = suggest_field(o, k, n, seen);
+    if (!near && c->unexpected_len != (size_t)-1) {
+        report_text(c, CONTRACTC_KIND_UNEXPECTED, c->unexpected_msg, c->unexpected_len,
+                    c->unexpected_msg, c->unexpected_len, NULL);
         return;
     }
-    msg_both(&m, "unexpected key");
-    const contractc_field_t *near = suggest_field(o, k, n, seen);
+    cc_msg_t m;
+    msg_init(c, &m);
     if (near) {
-        msg_both(&m, "; did you mean \"");
+        cc_str_puts(&m.model, "unexpected key; did you mean \"");
         cc_str_append(&m.model, near->name, near->name_len);
-        cc_str_append(&m.log, near->name, near->name_len);
-        msg_both(&m, "\"? Keys must be spelt exactly");
+        cc_str_puts(&m.model, "\"? Keys must be spelt exactly");
     } else {
-        msg_both(&m, "; the allowed keys are ");
-        for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
-            if (i)
-                msg_both(&m, ", ");
-            cc_str_append(&m.model, o->fields[i].name, o->fields[i].name_len);
-            cc_str_append(&m.log, o->fields[i].name, o->fields[i].name_len);
-        }
-        if (o->field_count > 24)
-            msg_both(&m, ", ...");
+        put_allowed_keys(&m.model, o);
     }
-    msg_report(c, &m, CONTRACTC_KIND_UNEXPECTED, NULL);
+    report(c, CONTRACTC_KIND_UNEXPECTED, &m.model, &m.model, NULL);
+    msg_free(c, &m);
 }
 
 /* Sum state for one `sum` rule while its object is read. */
@@ -1385,10 +1568,10 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                     step.n = key_len;
                 }
                 if (f) {
-                    cc_msg_t m;
-                    msg_init(c, &m);
-                    msg_both(&m, "the key appears more than once; give each key exactly once");
-                    msg_report(c, &m, CONTRACTC_KIND_DUPLICATE, NULL);
+                    static const char dup[] =
+                        "the key appears more than once; give each key exactly once";
+                    report_text(c, CONTRACTC_KIND_DUPLICATE, dup, sizeof dup - 1, dup,
+                                sizeof dup - 1, NULL);
                 } else {
                     report_unexpected(c, o, key, key_len, seen);
                 }
@@ -1448,11 +1631,15 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
             continue;
         const contractc_field_t *f = &o->fields[i];
         step.field = f;
-        cc_msg_t m;
-        msg_init(c, &m);
-        msg_both(&m, f->nullable ? "the key is missing; every key must be present: write null when the value is not stated"
-                                 : "the key is missing; it is required");
-        msg_report(c, &m, CONTRACTC_KIND_MISSING, NULL);
+        static const char nullable[] =
+            "the key is missing; every key must be present: write null when the value is not stated";
+        static const char required[] = "the key is missing; it is required";
+        if (f->nullable)
+            report_text(c, CONTRACTC_KIND_MISSING, nullable, sizeof nullable - 1, nullable,
+                        sizeof nullable - 1, NULL);
+        else
+            report_text(c, CONTRACTC_KIND_MISSING, required, sizeof required - 1, required,
+                        sizeof required - 1, NULL);
         result = V_BAD;
     }
     step_leave(c, &step);
@@ -1591,8 +1778,8 @@ static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
     c->path_len = 1;
     c->path[1] = '\0';
     c->found++;
-    if (m.failed || !cc_problems_add(c->problems, c->r.fail_kind, "$", m.data, m.data, NULL,
-                                     line, column))
+    if (m.failed || !cc_problems_add(c->problems, c->r.fail_kind, "$", 1, m.data, m.len,
+                                     m.data, m.len, NULL, line, column))
         c->oom = true;
     cc_str_free(&m);
     cc_str_free(&l);
@@ -1647,6 +1834,8 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     c->found = 0;
     c->oom = false;
     c->at = NULL;
+    c->msg_busy = false;
+    c->unexpected_for = NULL;
     c->problems = problems;
     c->allocator = allocator;
     c->source = source;
