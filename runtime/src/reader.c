@@ -359,39 +359,49 @@ static size_t utf8_sequence_start(const unsigned char *s, size_t t)
 /*
  * Non-zero bytes where the 16 bytes `cur` (after `prev`) break the UTF-8
  * rule (RFC 3629 section 4; the same rule as utf8_leads): a continuation
- * byte where none is due or a missing one where one is (due after a lead
- * C0-FF, two after E0-FF, three after F0-FF), a byte that never occurs
- * (C0, C1, F5-FF), or a second byte out of range after E0 (A0-BF), ED
- * (80-9F), F0 (90-BF) or F4 (80-8F).  Sequences cut at the end of `cur`
+ * byte where none is due or a missing one where one is, a byte that never
+ * occurs (C0, C1, F5-FF), or a second byte out of range after E0 (A0-BF),
+ * ED (80-9F), F0 (90-BF) or F4 (80-8F).  Sequences cut at the end of `cur`
  * are judged with the next chunk.  No branch: the cost does not depend on
- * where the multi-byte characters are.  SSE2 compares are signed, so
- * 0x80-0xBF are -128..-65 and the leads -64..-1.
+ * where the multi-byte characters are.  A byte is only "non-zero", not a
+ * full mask: the caller ORs blocks and tests the whole once.  SSE2
+ * compares are signed, so 0x80-0xBF are -128..-65 and the leads -64..-1.
  */
 static inline __m128i utf8_errors16(__m128i cur, __m128i prev)
 {
-    const __m128i zero = _mm_setzero_si128();
     const __m128i p1 = CC_PREV_BYTES(cur, prev, 1);
     const __m128i p2 = CC_PREV_BYTES(cur, prev, 2);
     const __m128i p3 = CC_PREV_BYTES(cur, prev, 3);
+    /* A continuation byte is due after a lead C0-FF, two after E0-FF,
+     * three after F0-FF: unsigned saturating subtraction leaves a non-zero
+     * byte (1..0x7F, positive when signed) exactly there.  `cont` marks the
+     * continuation bytes; where the two disagree, the byte is wrong. */
+    const __m128i due = _mm_cmpgt_epi8(
+        _mm_or_si128(_mm_or_si128(_mm_subs_epu8(p1, _mm_set1_epi8((char)0xBF)),
+                                  _mm_subs_epu8(p2, _mm_set1_epi8((char)0xDF))),
+                     _mm_subs_epu8(p3, _mm_set1_epi8((char)0xEF))),
+        _mm_setzero_si128());
     const __m128i cont = _mm_cmpgt_epi8(_mm_set1_epi8(-64), cur);
-    __m128i due = _mm_and_si128(_mm_cmpgt_epi8(p1, _mm_set1_epi8(-65)), _mm_cmplt_epi8(p1, zero));
-    due = _mm_or_si128(due, _mm_and_si128(_mm_cmpgt_epi8(p2, _mm_set1_epi8((char)0xDF)),
-                                          _mm_cmplt_epi8(p2, zero)));
-    due = _mm_or_si128(due, _mm_and_si128(_mm_cmpgt_epi8(p3, _mm_set1_epi8((char)0xEF)),
-                                          _mm_cmplt_epi8(p3, zero)));
     __m128i err = _mm_xor_si128(due, cont);
+    /* C0 and C1 (x & 0xFE == 0xC0); F5-FF (non-zero after - 0xF4). */
     err = _mm_or_si128(err, _mm_cmpeq_epi8(_mm_and_si128(cur, _mm_set1_epi8((char)0xFE)),
                                            _mm_set1_epi8((char)0xC0)));
-    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpgt_epi8(cur, _mm_set1_epi8((char)0xF4)),
-                                          _mm_cmplt_epi8(cur, zero)));
-    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xE0)),
-                                          _mm_cmplt_epi8(cur, _mm_set1_epi8((char)0xA0))));
-    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xED)),
-                                          _mm_cmpgt_epi8(cur, _mm_set1_epi8((char)0x9F))));
-    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xF0)),
-                                          _mm_cmplt_epi8(cur, _mm_set1_epi8((char)0x90))));
-    err = _mm_or_si128(err, _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xF4)),
-                                          _mm_cmpgt_epi8(cur, _mm_set1_epi8((char)0x8F))));
+    err = _mm_or_si128(err, _mm_subs_epu8(cur, _mm_set1_epi8((char)0xF4)));
+    /* The second byte after E0 or F0 must be at least A0 or 90, after ED
+     * or F4 below A0 or 90.  Where it is not a continuation byte at all
+     * the check above has failed already, so the signed compare only has
+     * to be right for 80-BF. */
+    {
+        const __m128i below_a0 = _mm_cmpgt_epi8(_mm_set1_epi8((char)0xA0), cur);
+        const __m128i below_90 = _mm_cmpgt_epi8(_mm_set1_epi8((char)0x90), cur);
+        const __m128i low = _mm_or_si128(
+            _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xE0)), below_a0),
+            _mm_and_si128(_mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xF0)), below_90));
+        const __m128i high = _mm_or_si128(
+            _mm_andnot_si128(below_a0, _mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xED))),
+            _mm_andnot_si128(below_90, _mm_cmpeq_epi8(p1, _mm_set1_epi8((char)0xF4))));
+        err = _mm_or_si128(err, _mm_or_si128(low, high));
+    }
     return err;
 }
 #undef CC_PREV_BYTES
@@ -422,7 +432,7 @@ size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
             const __m128i err = _mm_or_si128(
                 _mm_or_si128(utf8_errors16(a, prev), utf8_errors16(b, a)),
                 _mm_or_si128(utf8_errors16(c, b), utf8_errors16(d, c)));
-            if (_mm_movemask_epi8(err) != 0)
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) != 0xFFFF)
                 break;
         }
         prev = d;
