@@ -536,7 +536,76 @@ static inline __m128i utf8_errors16(__m128i cur, __m128i prev)
     return utf8_lookup16(cur, CC_PREV_BYTES(cur, prev, 1), CC_PREV_BYTES(cur, prev, 2),
                          CC_PREV_BYTES(cur, prev, 3));
 }
+/*
+ * Short texts (16..255 bytes: a reply, a source text), where the scalar
+ * loop's mispredictions cost more than checking every 16-byte block: the
+ * whole blocks, then the 0..15 bytes left moved down from a load that
+ * ends at n (pshufb, zeros above them), so that a sequence cut by the end
+ * meets a zero byte and counts as a problem.  Returns n, or on any
+ * problem the scalar check's exact answer.
+ */
+static size_t utf8_short(const unsigned char *s, size_t n)
+{
+    /* Loaded at 16 - rest: byte k is k + 16 - rest for k < rest (the
+     * rest's place in the last 16 bytes), 0x80 (zero) above. */
+    static const unsigned char tail_index[32] = {
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    };
+    __m128i prev = _mm_setzero_si128(), err = _mm_setzero_si128(), cur;
+    size_t i;
+    for (i = 0; n - i >= 16; i += 16) {
+        cur = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        err = _mm_or_si128(err, utf8_errors16(cur, prev));
+        prev = cur;
+    }
+    cur = _mm_shuffle_epi8(
+        _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)),
+        _mm_loadu_si128((const __m128i *)(const void *)(tail_index + 16 - (n - i))));
+    err = _mm_or_si128(err, utf8_errors16(cur, prev));
+    return any16(err) ? utf8_prefix_scalar(s, 0, n) : n;
+}
 #endif /* CC_UTF8_LOOKUP */
+
+#ifndef CC_UTF8_LOOKUP
+/*
+ * Short texts (16..255 bytes) with SSE2 alone: the scalar rule, with
+ * pmovmskb finding the next high byte 16 bytes at a time and the last
+ * bytes read from a load that ends at n, not byte by byte (fewer
+ * branches: on these lengths the mispredictions are the cost; a
+ * branch-free check of every block with utf8_errors16 was slower).
+ */
+static size_t utf8_short(const unsigned char *s, size_t n)
+{
+    size_t i = 0, len;
+    for (;;) {
+        unsigned m;
+        if (n - i >= 16) {
+            m = (unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+            if (m == 0) {
+                i += 16;
+                continue;
+            }
+        } else {
+            /* the last bytes, from a load that ends at n */
+            m = (unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)))
+                >> (16 - (n - i));
+            if (m == 0)
+                return n;
+        }
+        i += lowest_bit16(m);
+        do {
+            len = utf8_well_formed(s + i, n - i);
+            if (len == 0)
+                return i;
+            i += len;
+        } while (i < n && s[i] >= 0x80);
+        if (i == n)
+            return n;
+    }
+}
+#endif
 
 #ifdef CC_UTF8_AVX2
 /* The same over 32 bytes; byte i - k of prev:cur comes from alignr over
@@ -646,11 +715,12 @@ size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n)
      * mixes ASCII and accented words takes no branch per character (the
      * scalar check mispredicts on nearly every one).  On a problem, or for
      * the last bytes, the scalar check runs from the start of the sequence
-     * at hand and finds the exact offset.  Below 256 bytes (a short reply,
-     * a source text) the scalar check costs fewer instructions, and a
-     * misprediction or two is all the branch-free blocks would save. */
+     * at hand and finds the exact offset.  Shorter texts (a reply, a
+     * source text) take utf8_short. */
     if (n >= 256)
         return utf8_prefix_scalar(s, utf8_blocks(s, n), n);
+    if (n >= 16)
+        return utf8_short(s, n);
 #endif
     return utf8_prefix_scalar(s, 0, n);
 }
