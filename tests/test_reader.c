@@ -1233,6 +1233,298 @@ START_TEST(utf8_valid_prefix_agrees_with_the_reference_on_random_texts)
 }
 END_TEST
 
+/*
+ * The differential tests below compare cc_utf8_valid_prefix with a second
+ * reference that reads one byte at a time, as Unicode's table 3-7 is
+ * written: after a lead, the continuation bytes still due and the range
+ * the next one must fall in.  Returns where the first ill-formed sequence
+ * starts (a sequence cut by the end of the text included), or n.
+ */
+static size_t ref_bytewise_valid_prefix(const unsigned char *s, size_t n)
+{
+    size_t i, lead = 0;
+    unsigned due = 0, lo = 0x80, hi = 0xBF;
+    for (i = 0; i < n; i++) {
+        unsigned b = s[i];
+        if (due) {
+            if (b < lo || b > hi)
+                return lead;
+            lo = 0x80, hi = 0xBF;
+            due--;
+            continue;
+        }
+        lead = i;
+        if (b <= 0x7F)
+            continue;
+        else if (b >= 0xC2 && b <= 0xDF)
+            due = 1;
+        else if (b == 0xE0)
+            due = 2, lo = 0xA0;
+        else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF)
+            due = 2;
+        else if (b == 0xED)
+            due = 2, hi = 0x9F;
+        else if (b == 0xF0)
+            due = 3, lo = 0x90;
+        else if (b >= 0xF1 && b <= 0xF3)
+            due = 3;
+        else if (b == 0xF4)
+            due = 3, hi = 0x8F;
+        else
+            return i;
+    }
+    return due ? lead : n;
+}
+
+/* cc_utf8_valid_prefix(s, n) against both references, or a failure that
+ * names the case. */
+static void check_prefix(const unsigned char *s, size_t n, const char *what,
+                         size_t at, unsigned value)
+{
+    size_t got = cc_utf8_valid_prefix(s, n), want = ref_bytewise_valid_prefix(s, n);
+    if (got != want || want != ref_valid_prefix(s, n))
+        ck_abort_msg("%s %06X at %zu of %zu: %zu, expected %zu (decoding "
+                     "reference %zu)", what, value, at, n, got, want,
+                     ref_valid_prefix(s, n));
+}
+
+/*
+ * Where a 1- to 4-byte value is put so that it meets every kind of block
+ * edge: the first bytes; each split across the 16-, 32- and 48-byte edges
+ * inside a 64-byte step (16-byte vectors, the two halves of a 32-byte
+ * one); each split across the 64-byte steps; around 256, where a 300-byte
+ * text passes from the blocks to the tail; and the last bytes.
+ */
+static const size_t edge_offsets[] = {
+    0, 1, 13, 14, 15, 16, 29, 30, 31, 32, 45, 46, 47, 48, 61, 62, 63, 64,
+    125, 126, 127, 128, 253, 254, 255, 256,
+};
+
+/* Texts of TEXT_LONG bytes take the 64-byte steps; of TEXT_SHORT bytes,
+ * the short-input path (16-byte blocks or the scalar loop). */
+enum { TEXT_LONG = 300, TEXT_SHORT = 70 };
+
+/*
+ * The value v (len bytes, first byte lowest) at `at` in a text of n bytes
+ * of 'a' (n may cut it), the text filled in by the caller.  The rest being
+ * ASCII, the expected prefix follows from the references run over the
+ * value alone: all of the text when the value is well formed, else the
+ * value's offset plus its own valid prefix.
+ */
+static void check_value_at(const unsigned char *s, size_t n, size_t at,
+                           uint32_t v, size_t len, const char *what)
+{
+    size_t m = n - at < len ? n - at : len;
+    size_t own = ref_bytewise_valid_prefix(s + at, m);
+    size_t want = own == m ? n : at + own, got;
+    if (own != ref_valid_prefix(s + at, m))
+        ck_abort_msg("%s %06X: the references disagree", what, (unsigned)v);
+    got = cc_utf8_valid_prefix(s, n);
+    if (got != want)
+        ck_abort_msg("%s %06X at %zu of %zu: %zu, expected %zu", what,
+                     (unsigned)v, at, n, got, want);
+}
+
+/* Puts the len bytes of v at s + at. */
+static void put_value(unsigned char *s, size_t at, uint32_t v, size_t len)
+{
+    size_t k;
+    for (k = 0; k < len; k++)
+        s[at + k] = (unsigned char)(v >> (8 * k));
+}
+
+/* Every 1- and 2-byte value at every edge offset of a long text, at every
+ * offset of a short one, each followed by ASCII, ending the text, and cut
+ * by its end. */
+START_TEST(utf8_valid_prefix_matches_a_bytewise_reference_for_every_1_and_2_byte_value)
+{
+    unsigned char s[TEXT_LONG];
+    uint32_t v;
+    size_t j, at, len;
+    memset(s, 'a', sizeof s);
+    for (len = 1; len <= 2; len++)
+        for (v = 0; v < (len == 1 ? 0x100u : 0x10000u); v++) {
+            for (j = 0; j < (size_t)COUNT(edge_offsets); j++) {
+                at = edge_offsets[j];
+                put_value(s, at, v, len);
+                check_value_at(s, TEXT_LONG, at, v, len, "value");
+                check_value_at(s, at + len, at, v, len, "value");
+                check_value_at(s, at + len - 1, at, v, len, "value");
+                put_value(s, at, 0x61616161u, len);
+            }
+            for (at = 0; at + len <= TEXT_SHORT; at++) {
+                put_value(s, at, v, len);
+                check_value_at(s, TEXT_SHORT, at, v, len, "value");
+                check_value_at(s, at + len, at, v, len, "value");
+                put_value(s, at, 0x61616161u, len);
+            }
+        }
+}
+END_TEST
+
+/*
+ * Every 3-byte value whose first byte is _i (a loop test, 0x80-0xFF: an
+ * ASCII first byte makes it a 2-byte value one byte on, tested above),
+ * split every way across a 16-byte edge (the halves of a 32-byte vector),
+ * a 32-byte edge and a 64-byte step of a 256-byte text, and across the first
+ * 16-byte block of a short one, which also ends right after it.  (A value
+ * cut by the end of the text is the shorter value ending there.)
+ */
+START_TEST(utf8_valid_prefix_matches_a_bytewise_reference_for_every_3_byte_value)
+{
+    static const size_t long_at[] = {14, 15, 30, 31, 62, 63};
+    unsigned char s[TEXT_LONG];
+    uint32_t v;
+    size_t j, at;
+    memset(s, 'a', sizeof s);
+    for (v = (uint32_t)_i; v < 0x1000000; v += 0x100) {
+        for (j = 0; j < (size_t)COUNT(long_at); j++) {
+            put_value(s, long_at[j], v, 3);
+            check_value_at(s, 256, long_at[j], v, 3, "3 bytes");
+            put_value(s, long_at[j], 0x616161u, 3);
+        }
+        for (at = 14; at <= 15; at++) {
+            put_value(s, at, v, 3);
+            check_value_at(s, TEXT_SHORT, at, v, 3, "3 bytes");
+            check_value_at(s, at + 3, at, v, 3, "3 bytes");
+            put_value(s, at, 0x616161u, 3);
+        }
+    }
+}
+END_TEST
+
+/* 4-byte values: every lead C0-FF (_i) and second byte (which carries
+ * the range checks), the third and fourth ASCII, the edges of the
+ * continuation range or leads, at the offsets that split them across each
+ * edge of a long text and across and at the end of a short one. */
+START_TEST(utf8_valid_prefix_matches_a_bytewise_reference_for_4_byte_values)
+{
+    static const unsigned char later[] = {0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xFF};
+    unsigned char s[TEXT_LONG];
+    uint32_t b0 = (uint32_t)_i, b1;
+    size_t i2, i3, j, at, cut;
+    memset(s, 'a', sizeof s);
+    for (b1 = 0; b1 < 0x100; b1++)
+        for (i2 = 0; i2 < sizeof later; i2++)
+            for (i3 = 0; i3 < sizeof later; i3++) {
+                uint32_t v = b0 | b1 << 8 | (uint32_t)later[i2] << 16 |
+                             (uint32_t)later[i3] << 24;
+                for (j = 0; j < (size_t)COUNT(edge_offsets); j++) {
+                    at = edge_offsets[j];
+                    if (at % 16 == 0 && at != 0)
+                        continue; /* not split: the ends are enough */
+                    put_value(s, at, v, 4);
+                    check_value_at(s, TEXT_LONG, at, v, 4, "4 bytes");
+                    put_value(s, at, 0x61616161u, 4);
+                }
+                for (at = 13; at <= 16; at += 3) {
+                    put_value(s, at, v, 4);
+                    check_value_at(s, TEXT_SHORT, at, v, 4, "4 bytes");
+                    for (cut = 1; cut <= 4; cut++)
+                        check_value_at(s, at + cut, at, v, 4, "4 bytes");
+                    put_value(s, at, 0x61616161u, 4);
+                }
+            }
+}
+END_TEST
+
+/* Random texts of every length 0..300 made of pieces: well-formed
+ * characters of each length (any code point), ASCII runs, and, now and
+ * then, an ill-formed piece (a lone byte, a cut sequence, an overlong, a
+ * surrogate, a code point above U+10FFFF). */
+START_TEST(utf8_valid_prefix_matches_a_bytewise_reference_on_random_mixes)
+{
+    unsigned char s[TEXT_LONG + 8];
+    uint32_t seed = 20210504u;
+    size_t round, n, len, bad = 0, k;
+#define NEXT() (seed = seed * 1103515245u + 12345u, seed >> 8)
+    for (round = 0; round < 60000; round++) {
+        len = round % (TEXT_LONG + 1);
+        /* one text in 8 stays well formed: errors otherwise come early */
+        unsigned bad_odds = round % 8 == 0 ? 0 : 1 + (unsigned)(round % 5) * 40;
+        n = 0;
+        while (n < len) {
+            uint32_t r = NEXT(), cp;
+            unsigned char piece[8];
+            size_t pl = 0;
+            if (bad_odds && r % bad_odds == 0) {
+                switch (NEXT() % 6) {
+                case 0: /* any byte at all */
+                    piece[pl++] = (unsigned char)NEXT();
+                    break;
+                case 1: /* a lead cut short */
+                    piece[pl++] = (unsigned char)(0xC2 + NEXT() % 0x33);
+                    if (piece[0] >= 0xF0)
+                        piece[pl++] = 0x90;
+                    break;
+                case 2: /* overlong */
+                    piece[pl++] = (unsigned char)(NEXT() % 2 ? 0xE0 : 0xF0);
+                    piece[pl++] = 0x80 + NEXT() % 16;
+                    piece[pl++] = 0x80;
+                    if (piece[0] == 0xF0)
+                        piece[pl++] = 0x80;
+                    break;
+                case 3: /* surrogate */
+                    piece[pl++] = 0xED;
+                    piece[pl++] = (unsigned char)(0xA0 + NEXT() % 32);
+                    piece[pl++] = 0x80;
+                    break;
+                case 4: /* above U+10FFFF */
+                    piece[pl++] = (unsigned char)(0xF4 + NEXT() % 4);
+                    piece[pl++] = (unsigned char)(0x90 + NEXT() % 48);
+                    piece[pl++] = 0x80;
+                    piece[pl++] = 0x80;
+                    break;
+                default: /* a continuation byte too many */
+                    piece[pl++] = (unsigned char)(0x80 + NEXT() % 64);
+                    break;
+                }
+            } else if (r % 3 == 0) {
+                /* a well-formed character of random length */
+                switch (NEXT() % 4) {
+                case 0: cp = NEXT() % 0x80; break;
+                case 1: cp = 0x80 + NEXT() % 0x780; break;
+                case 2:
+                    cp = 0x800 + NEXT() % 0xF800;
+                    if (cp >= 0xD800 && cp <= 0xDFFF)
+                        cp -= 0x800;
+                    break;
+                default: cp = 0x10000 + NEXT() % 0x100000; break;
+                }
+                if (cp < 0x80) {
+                    piece[pl++] = (unsigned char)cp;
+                } else if (cp < 0x800) {
+                    piece[pl++] = (unsigned char)(0xC0 | cp >> 6);
+                    piece[pl++] = (unsigned char)(0x80 | (cp & 0x3F));
+                } else if (cp < 0x10000) {
+                    piece[pl++] = (unsigned char)(0xE0 | cp >> 12);
+                    piece[pl++] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+                    piece[pl++] = (unsigned char)(0x80 | (cp & 0x3F));
+                } else {
+                    piece[pl++] = (unsigned char)(0xF0 | cp >> 18);
+                    piece[pl++] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+                    piece[pl++] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+                    piece[pl++] = (unsigned char)(0x80 | (cp & 0x3F));
+                }
+            } else {
+                /* an ASCII run */
+                size_t run = 1 + NEXT() % 8;
+                for (k = 0; k < run; k++)
+                    piece[pl++] = (unsigned char)(' ' + NEXT() % 95);
+            }
+            for (k = 0; k < pl && n < len; k++)
+                s[n++] = piece[k];
+        }
+        if (ref_bytewise_valid_prefix(s, n) < n)
+            bad++;
+        check_prefix(s, n, "random text, round", 0, (unsigned)round);
+    }
+#undef NEXT
+    ck_assert_uint_gt(bad, 60000 / 4); /* both outcomes, plenty of each */
+    ck_assert_uint_lt(bad, 60000 * 9 / 10);
+}
+END_TEST
+
 /* Code points of valid texts of every length 0..64 built from 1- to
  * 4-byte characters, every character at every position of an 8-byte
  * block: the count of sequences the reference decoder finds. */
@@ -1860,6 +2152,17 @@ static Suite *reader_suite(void)
     tcase_add_loop_test(tc, literals_are_lowercase_true_false_and_null, 0,
                         COUNT(literal_rows));
     tcase_add_test(tc, a_literal_run_into_a_letter_is_rejected_by_scan_literal);
+    suite_add_tcase(s, tc);
+
+    /* The differential UTF-8 tests: exhaustive, so given more time. */
+    tc = tcase_create("utf8");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, utf8_valid_prefix_matches_a_bytewise_reference_for_every_1_and_2_byte_value);
+    tcase_add_loop_test(tc, utf8_valid_prefix_matches_a_bytewise_reference_for_every_3_byte_value,
+                        0x80, 0x100);
+    tcase_add_loop_test(tc, utf8_valid_prefix_matches_a_bytewise_reference_for_4_byte_values,
+                        0xC0, 0x100);
+    tcase_add_test(tc, utf8_valid_prefix_matches_a_bytewise_reference_on_random_mixes);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("depth");
