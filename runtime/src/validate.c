@@ -1764,9 +1764,8 @@ static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
     cc_problems_truncate(c->problems, keep, dropped);
     size_t line, column;
     cc_reader_line_column(&c->r, c->r.fail_offset, &line, &column);
-    cc_str_t m, l;
+    cc_str_t m;
     cc_str_init(&m, c->allocator);
-    cc_str_init(&l, c->allocator);
     cc_str_puts(&m, "line ");
     cc_str_putu(&m, line);
     cc_str_puts(&m, ", column ");
@@ -1782,7 +1781,6 @@ static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
                                      m.data, m.len, NULL, line, column))
         c->oom = true;
     cc_str_free(&m);
-    cc_str_free(&l);
 }
 
 contractc_status_t contractc_parse(const contractc_contract_t *contract,
@@ -1821,7 +1819,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         return CONTRACTC_EINVAL;
     }
 
-    /* The parse state lives on the stack (about 6 KiB, mostly the path and
+    /* The parse state lives on the stack (about 7 KiB, mostly the path and
      * text buffers), so an accepted record costs exactly one allocation:
      * its arena. */
     cc_parse_t state;
