@@ -112,6 +112,12 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
                      const char *path, size_t np, const char *message, size_t nm,
                      const char *log_message, size_t nl, const char *rule,
                      size_t line, size_t column);
+/* Appends a problem at path[0..np) whose message, log message and rule are
+ * those of problem `like` of the same list (stored once, shared: a hostile
+ * reply with many unexpected keys repeats one message).  As
+ * cc_problems_add otherwise. */
+bool cc_problems_add_like(contractc_problems_t *problems, contractc_kind_t kind,
+                          const char *path, size_t np, size_t like);
 /* Frees the problems from index `keep` on and resets `dropped` to
  * `dropped`: a document-level problem replaces the others. */
 void cc_problems_truncate(contractc_problems_t *problems, size_t keep,

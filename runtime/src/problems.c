@@ -140,24 +140,23 @@ static char *put(char *dst, const char *s, size_t n)
     return dst + n + 1;
 }
 
-bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
-                     const char *path, size_t np, const char *message, size_t nm,
-                     const char *log_message, size_t nl, const char *rule,
-                     size_t line, size_t column)
+/*
+ * Room for one more problem and `total` bytes of its text: the item array
+ * grows (fourfold: a hostile reply fills the default cap, 64, in three
+ * steps), and the text goes in the newest block or a new one.  Returns the
+ * new item (counted; its path is set to *text, where its strings go), or
+ * NULL when out of memory.
+ */
+static contractc_problem_t *problem_reserve(contractc_problems_t *problems, size_t total,
+                                            char **text)
 {
-    if (problems->count_ >= problems->cap) {
-        problems->dropped++;
-        return true;
-    }
     if (problems->count_ == problems->capacity_) {
-        /* Grown fourfold: a hostile reply fills the default cap (64) in
-         * three steps rather than four. */
         size_t cap = problems->capacity_ ? problems->capacity_ * 4 : 8;
         if (cap > problems->cap)
             cap = problems->cap;
         cc_store_t *store = cc_alloc(problems->allocator_, store_bytes(cap));
         if (!store)
-            return false;
+            return NULL;
         store->text = NULL;
         contractc_problem_t *items = (contractc_problem_t *)(void *)(store + 1);
         if (problems->items_) {
@@ -170,11 +169,6 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
         problems->items_ = items;
         problems->capacity_ = cap;
     }
-    /* A message that quotes no reply value is its own log message (the
-     * caller passes one text for both): it is stored once. */
-    const bool shared = log_message == message && nl == nm;
-    size_t nr = rule ? strlen(rule) : 0;
-    size_t total = np + 1 + nm + 1 + (shared ? 0 : nl + 1) + (rule ? nr + 1 : 0);
     cc_store_t *store = store_of(problems);
     cc_text_block_t *b = store->text;
     if (!b || b->size - b->used < total) {
@@ -183,21 +177,43 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
         if (size < total) /* a problem's strings are never split */
             size = total;
         if (size > (size_t)-1 - sizeof *b)
-            return false;
+            return NULL;
         cc_text_block_t *nb = cc_alloc(problems->allocator_, sizeof *nb + size);
         if (!nb)
-            return false;
+            return NULL;
         nb->prev = b;
         nb->first = problems->count_;
         nb->size = size;
         nb->used = 0;
         store->text = b = nb;
     }
-    char *at = b->data + b->used;
-    b->used += total;
     contractc_problem_t *p = &problems->items_[problems->count_++];
+    /* The path is stored first: cc_problems_truncate rewinds to it. */
+    *text = b->data + b->used;
+    p->path = *text;
+    b->used += total;
+    return p;
+}
+
+bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
+                     const char *path, size_t np, const char *message, size_t nm,
+                     const char *log_message, size_t nl, const char *rule,
+                     size_t line, size_t column)
+{
+    if (problems->count_ >= problems->cap) {
+        problems->dropped++;
+        return true;
+    }
+    /* A message that quotes no reply value is its own log message (the
+     * caller passes one text for both): it is stored once. */
+    const bool shared = log_message == message && nl == nm;
+    size_t nr = rule ? strlen(rule) : 0;
+    size_t total = np + 1 + nm + 1 + (shared ? 0 : nl + 1) + (rule ? nr + 1 : 0);
+    char *at;
+    contractc_problem_t *p = problem_reserve(problems, total, &at);
+    if (!p)
+        return false;
     p->kind = kind;
-    p->path = at;
     at = put(at, path, np);
     p->message = at;
     at = put(at, message, nm);
@@ -211,6 +227,29 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
     }
     p->line = line;
     p->column = column;
+    return true;
+}
+
+bool cc_problems_add_like(contractc_problems_t *problems, contractc_kind_t kind,
+                          const char *path, size_t np, size_t like)
+{
+    if (problems->count_ >= problems->cap) {
+        problems->dropped++;
+        return true;
+    }
+    char *at;
+    contractc_problem_t *p = problem_reserve(problems, np + 1, &at);
+    if (!p)
+        return false;
+    /* After the reserve: it may have moved the items. */
+    const contractc_problem_t *q = &problems->items_[like];
+    put(at, path, np);
+    p->kind = kind;
+    p->message = q->message;
+    p->log_message = q->log_message;
+    p->rule = q->rule;
+    p->line = q->line;
+    p->column = q->column;
     return true;
 }
 

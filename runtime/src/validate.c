@@ -63,6 +63,7 @@ typedef struct cc_parse {
     const contractc_object_t *unexpected_for; /* NULL: nothing kept */
     uint64_t unexpected_firsts[4];            /* a bit per folded_index() */
     size_t unexpected_len;                    /* (size_t)-1: the text is not kept */
+    size_t unexpected_stored;                 /* the problem holding it, or SIZE_MAX */
     char unexpected_msg[CC_MSG_INLINE];
     size_t path_len;
     char path[CC_PATH_MAX + 8]; /* built from `at` only when reporting */
@@ -283,15 +284,21 @@ static bool only_counted(cc_parse_t *c)
     return true;
 }
 
+/* Counts a problem at the current value and renders its path into c->path. */
+static void found_here(cc_parse_t *c)
+{
+    c->found++;
+    c->path_len = 1;
+    c->path[1] = '\0';
+    path_render(c, c->at);
+}
+
 static void report_text(cc_parse_t *c, contractc_kind_t kind, const char *model, size_t nm,
                         const char *log, size_t nl, const char *rule)
 {
     if (only_counted(c))
         return;
-    c->found++;
-    c->path_len = 1;
-    c->path[1] = '\0';
-    path_render(c, c->at);
+    found_here(c);
     if (!cc_problems_add(c->problems, kind, c->path, c->path_len, model, nm, log, nl, rule,
                          0, 0))
         c->oom = true;
@@ -1207,6 +1214,7 @@ static void put_allowed_keys(cc_str_t *s, const contractc_object_t *o)
 static void unexpected_prepare(cc_parse_t *c, const contractc_object_t *o)
 {
     c->unexpected_for = o;
+    c->unexpected_stored = SIZE_MAX;
     memset(c->unexpected_firsts, 0, sizeof c->unexpected_firsts);
     size_t len = sizeof allowed_prefix - 1 + (o->field_count > 24 ? 5 : 0);
     for (uint32_t i = 0; i < o->field_count; i++) {
@@ -1240,8 +1248,19 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const 
     if (n <= CC_SUGGEST_MAX && bit_get(c->unexpected_firsts, folded_index(k, n)))
         near = suggest_field(o, k, n, seen);
     if (!near && c->unexpected_len != (size_t)-1) {
-        report_text(c, CONTRACTC_KIND_UNEXPECTED, c->unexpected_msg, c->unexpected_len,
-                    c->unexpected_msg, c->unexpected_len, NULL);
+        if (c->unexpected_stored == SIZE_MAX) {
+            report_text(c, CONTRACTC_KIND_UNEXPECTED, c->unexpected_msg, c->unexpected_len,
+                        c->unexpected_msg, c->unexpected_len, NULL);
+            if (!c->oom)
+                c->unexpected_stored = c->problems->count_ - 1;
+        } else {
+            /* The same text as the problem stored then: share it.  (The
+             * list is only ever cut back when a parse ends.) */
+            found_here(c);
+            if (!cc_problems_add_like(c->problems, CONTRACTC_KIND_UNEXPECTED, c->path,
+                                      c->path_len, c->unexpected_stored))
+                c->oom = true;
+        }
         return;
     }
     cc_msg_t m;
