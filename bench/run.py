@@ -80,6 +80,10 @@ class Bench:
         self.bench_c = os.path.join(self.bin, "bench_c")
         self.simd = os.path.join(self.bin, "bench_simdjson")
         self.have_simd = os.path.exists(self.simd)
+        # The same parser built for x86-64-v3 (AVX2: the UTF-8 check's
+        # lookup-table path), when scripts/bench.sh could build it.
+        self.bench_v3 = (os.path.join(args.v3_build, "bench", "bench_c")
+                         if args.v3_build else None)
         self.have_node = shutil.which("node") is not None and os.path.isdir(
             os.path.join(HERE, "node_modules", "ajv"))
         self.have_valgrind = shutil.which("valgrind") is not None
@@ -100,6 +104,10 @@ class Bench:
 
     # The command of one runner on one contract, or None when it does not apply.
     def cmd(self, runner, contract, mode, corpus, *extra):
+        if runner == "contractc_v3":
+            if not self.bench_v3:
+                return None
+            return [self.bench_v3, mode, "contractc", contract, corpus, *extra]
         if runner in ("contractc", "cjson", "strict"):
             if runner == "strict" and contract == "repo_map":
                 return None
@@ -128,7 +136,7 @@ class Bench:
             records = read_corpus(self.corpus(contract))
             intent = "".join(str(r[0]) for r in records)
             verdicts = {}
-            for runner in ("contractc", "strict", "ajv"):
+            for runner in ("contractc", "contractc_v3", "strict", "ajv"):
                 c = self.cmd(runner, contract, "verdicts", self.corpus(contract))
                 if c:
                     verdicts[runner] = run(c).strip()
@@ -179,7 +187,7 @@ class Bench:
 
     # ---- 3. timing -----------------------------------------------------------
     def timing(self):
-        runners = ["contractc", "strict", "cjson", "simdjson", "utf8", "ajv"]
+        runners = ["contractc", "contractc_v3", "strict", "cjson", "simdjson", "utf8", "ajv"]
         res = {}
         for rnd in range(self.a.rounds):
             order = runners[rnd % len(runners):] + runners[:rnd % len(runners)]
@@ -193,6 +201,7 @@ class Bench:
                for k, v in res.items()}
         label = {
             "contractc": "contractc generated parser (strict, validates)",
+            "contractc_v3": "the same, built with -march=x86-64-v3 (AVX2)",
             "strict": "hand-written strict validator on cJSON",
             "cjson": "cJSON parse only (no validation)",
             "simdjson": "simdjson DOM parse only (no validation)",
@@ -204,6 +213,8 @@ class Bench:
         print("| tool | refund ns/reply | x | invoice MB/s | x | repo_map MB/s | x |")
         print("| --- | --: | --: | --: | --: | --: | --: |")
         for runner in runners:
+            if runner == "contractc_v3" and not self.bench_v3:
+                continue
             row = [label[runner]]
             for contract, _ in CONTRACTS:
                 m, base = med.get((runner, contract)), med.get(("contractc", contract))
@@ -240,7 +251,9 @@ class Bench:
               "| repo_map instr/byte |")
         print("| --- | --: | --: | --: | --: |")
         self.instr = {}
-        for runner in ["contractc", "strict", "cjson", "simdjson", "utf8"]:
+        for runner in ["contractc", "contractc_v3", "strict", "cjson", "simdjson", "utf8"]:
+            if runner == "contractc_v3" and not self.bench_v3:
+                continue
             row = [runner]
             for contract, _ in CONTRACTS:
                 c = self.cmd(runner, contract, "once", self.corpus(contract))
@@ -348,6 +361,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", required=True, help="a build directory made with -DCONTRACTC_BENCH=ON")
     ap.add_argument("--out", help="where the corpora go (default: a temporary directory)")
+    ap.add_argument("--v3-build", help="a second bench build made with -march=x86-64-v3 "
+                    "(its contractc runner is timed and checked too)")
     ap.add_argument("--seed", type=int, default=8)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=0.25, help="per runner, corpus and round")
