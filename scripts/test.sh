@@ -3,7 +3,10 @@
 #   1. a gcc build (-Werror) and the whole ctest suite;
 #   2. a clang build (-Werror) of the portable code alone (no SSE2 paths,
 #      CONTRACTC_SIMD=OFF) and the whole suite again;
-#   3. an ASan + UBSan build and the whole suite (any report fails it).
+#   3. an ASan + UBSan build and the whole suite (any report fails it);
+#   4. the reader's tests in builds for SSSE3 and for x86-64-v3 (AVX2), where
+#      this CPU runs them: the UTF-8 check has a path for each, compiled only
+#      when the compiler targets it.
 # Set CONTRACTC_QUICK=1 to run only the first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +20,19 @@ run_suite() { # NAME CMAKE_ARGS...
   ctest --test-dir "build-test-$name" --output-on-failure -j2
 }
 
+# The reader's tests alone, with extra compiler flags (the SIMD level).
+reader_suite() { # NAME C_FLAGS
+  echo "==> $1 ($(date -u +%H:%M:%S))"
+  cmake -S . -B "build-test-$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+        "-DCMAKE_C_FLAGS=$2" >/dev/null
+  cmake --build "build-test-$1" -j2 --target test_reader
+  ctest --test-dir "build-test-$1" -R '^test_reader$' --output-on-failure
+}
+has_cpu_flags() { # FLAG...: all in /proc/cpuinfo (x86-64 Linux)
+  [ "$(uname -m)" = x86_64 ] || return 1
+  for f in "$@"; do grep -qw "$f" /proc/cpuinfo || return 1; done
+}
+
 run_suite gcc -DCMAKE_C_COMPILER=gcc
 # Fuzz replay, valgrind and allocation-failure runs (issue: hardening).
 if [ -f scripts/test-hardening.sh ]; then
@@ -26,4 +42,14 @@ if [ "${CONTRACTC_QUICK:-0}" != 1 ]; then
   run_suite clang -DCMAKE_C_COMPILER=clang -DCONTRACTC_SIMD=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_suite sanitize -DCMAKE_C_COMPILER=clang -DCONTRACTC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+  if has_cpu_flags ssse3; then
+    reader_suite ssse3 -mssse3
+  else
+    echo "==> ssse3: SKIPPED (this CPU has no SSSE3)"
+  fi
+  if has_cpu_flags avx2 bmi2 fma movbe; then
+    reader_suite x86-64-v3 -march=x86-64-v3
+  else
+    echo "==> x86-64-v3: SKIPPED (this CPU has no AVX2)"
+  fi
 fi

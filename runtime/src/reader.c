@@ -373,11 +373,13 @@ static size_t utf8_sequence_start(const unsigned char *s, size_t t)
     return t;
 }
 
+#ifndef CC_UTF8_AVX2 /* (with AVX2 the long texts go 32 bytes a step) */
 /* True when some byte of v is non-zero. */
 static inline bool any16(__m128i v)
 {
     return _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) != 0xFFFF;
 }
+#endif
 
 /* Byte i of the result is byte i - k of the 32 bytes prev:cur (k = 1..3). */
 #ifdef CC_UTF8_LOOKUP
@@ -512,6 +514,7 @@ static inline __m128i utf8_errors16_2byte(__m128i cur, __m128i prev)
     U8C(U8_LONG | U8_CONT2 | U8_SURR | U8_OVER2 | U8_LARGE), U8C(U8_SHORT), \
     U8C(U8_SHORT), U8C(U8_SHORT), U8C(U8_SHORT)
 
+#ifndef CC_UTF8_AVX2 /* (with AVX2 the long texts go 32 bytes a step) */
 /*
  * Non-zero bytes where `cur` breaks the rule, p1..p3 being the bytes one
  * to three before each.  Where a 3rd or 4th byte is due (p2 >= E0 or
@@ -540,41 +543,11 @@ static inline __m128i utf8_errors16(__m128i cur, __m128i prev)
     return utf8_lookup16(cur, CC_PREV_BYTES(cur, prev, 1), CC_PREV_BYTES(cur, prev, 2),
                          CC_PREV_BYTES(cur, prev, 3));
 }
-/*
- * Short texts (16..255 bytes: a reply, a source text), where the scalar
- * loop's mispredictions cost more than checking every 16-byte block: the
- * whole blocks, then the 0..15 bytes left moved down from a load that
- * ends at n (pshufb, zeros above them), so that a sequence cut by the end
- * meets a zero byte and counts as a problem.  Returns n, or on any
- * problem the scalar check's exact answer.
- */
-static size_t utf8_short(const unsigned char *s, size_t n)
-{
-    /* Loaded at 16 - rest: byte k is k + 16 - rest for k < rest (the
-     * rest's place in the last 16 bytes), 0x80 (zero) above. */
-    static const unsigned char tail_index[32] = {
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-    };
-    __m128i prev = _mm_setzero_si128(), err = _mm_setzero_si128(), cur;
-    size_t i;
-    for (i = 0; n - i >= 16; i += 16) {
-        cur = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        err = _mm_or_si128(err, utf8_errors16(cur, prev));
-        prev = cur;
-    }
-    cur = _mm_shuffle_epi8(
-        _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)),
-        _mm_loadu_si128((const __m128i *)(const void *)(tail_index + 16 - (n - i))));
-    err = _mm_or_si128(err, utf8_errors16(cur, prev));
-    return any16(err) ? utf8_prefix_scalar(s, 0, n) : n;
-}
+#endif
 #endif /* CC_UTF8_LOOKUP */
 
-#ifndef CC_UTF8_LOOKUP
 /*
- * Short texts (16..255 bytes) with SSE2 alone: the scalar rule, with
+ * Short texts (16..255 bytes: a reply, a source text): the scalar rule, with
  * pmovmskb finding the next high byte 16 bytes at a time and the last
  * bytes read from a load that ends at n, not byte by byte (fewer
  * branches: on these lengths the mispredictions are the cost; a
@@ -609,7 +582,6 @@ static size_t utf8_short(const unsigned char *s, size_t n)
             return n;
     }
 }
-#endif
 
 #ifdef CC_UTF8_AVX2
 /* The same over 32 bytes; byte i - k of prev:cur comes from alignr over
