@@ -1397,6 +1397,30 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
 }
 
 /*
+ * One step of cc_scan_string_copy: stores the COPY_STEP bytes at q to d
+ * whole, and returns the index of the first '"', '\\' or control byte
+ * among them, or COPY_STEP when there is none.
+ */
+#ifdef CC_READER_SSE2
+enum { COPY_STEP = 16 };
+static inline unsigned copy_step(const unsigned char *q, unsigned char *d)
+{
+    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+    const unsigned m = special16v(v);
+    _mm_storeu_si128((__m128i *)(void *)d, v);
+    return m ? lowest_bit16(m) : COPY_STEP;
+}
+#else
+enum { COPY_STEP = 8 };
+static inline unsigned copy_step(const unsigned char *q, unsigned char *d)
+{
+    const uint64_t m = special8(load_le64(q));
+    memcpy(d, q, 8);
+    return m ? first_high_byte(m) : COPY_STEP;
+}
+#endif
+
+/*
  * The fast path of cc_scan_string_rest, writing as it goes: whole steps of
  * plain text are stored whole (what lies past a special byte is written
  * over after it), each short escape stores its byte.  It stops where the
@@ -1416,40 +1440,19 @@ bool cc_scan_string_copy(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t
         return cc_scan_string(r, t);
     q = open + 1;
     for (;;) {
-#ifdef CC_READER_SSE2
-        while (lim - q >= 16 && d <= dlim) {
-            const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
-            const unsigned m = special16v(v);
-            _mm_storeu_si128((__m128i *)(void *)d, v);
-            if (m) {
-                const unsigned k = lowest_bit16(m);
-                q += k;
-                d += k;
+        while (lim - q >= COPY_STEP && d <= dlim) {
+            const unsigned k = copy_step(q, d);
+            q += k;
+            d += k;
+            if (k < COPY_STEP)
                 goto special;
-            }
-            q += 16;
-            d += 16;
         }
-#else
-        while (lim - q >= 8 && d <= dlim) {
-            const uint64_t m = special8(load_le64(q));
-            memcpy(d, q, 8);
-            if (m) {
-                const unsigned k = first_high_byte(m);
-                q += k;
-                d += k;
-                goto special;
-            }
-            q += 8;
-            d += 8;
-        }
-#endif
         if (!r->utf8_final && d <= dlim) {
             /* Check the next chunk ahead (the first string of a reply
              * starts with none checked). */
             utf8_extend(r, q);
             lim = r->utf8_end;
-            if (lim - q >= 16)
+            if (lim - q >= COPY_STEP)
                 continue;
         }
         break; /* the last bytes, or the end of buf: the general scan */

@@ -421,6 +421,18 @@ static void put_enum_values(cc_str_t *s, const contractc_enum_t *e)
     }
 }
 
+/* "a, b, c": the names of o's first 24 fields, then ", ..." if there are more. */
+static void put_key_names(cc_str_t *s, const contractc_object_t *o)
+{
+    for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
+        if (i)
+            cc_str_puts(s, ", ");
+        cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
+    }
+    if (o->field_count > 24)
+        cc_str_puts(s, ", ...");
+}
+
 /* What a value of `v` must be, for type problems. */
 static void put_expected(cc_str_t *s, const contractc_value_t *v)
 {
@@ -449,13 +461,7 @@ static void put_expected(cc_str_t *s, const contractc_value_t *v)
     case CONTRACTC_TYPE_OBJECT: {
         const contractc_object_t *o = v->object;
         cc_str_puts(s, "an object with the keys ");
-        for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
-            if (i)
-                cc_str_puts(s, ", ");
-            cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
-        }
-        if (o->field_count > 24)
-            cc_str_puts(s, ", ...");
+        put_key_names(s, o);
         break;
     }
     case CONTRACTC_TYPE_ARRAY: cc_str_puts(s, "a list (JSON array)"); break;
@@ -1200,13 +1206,7 @@ static const char allowed_prefix[] = "unexpected key; the allowed keys are ";
 static void put_allowed_keys(cc_str_t *s, const contractc_object_t *o)
 {
     cc_str_append(s, allowed_prefix, sizeof allowed_prefix - 1);
-    for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
-        if (i)
-            cc_str_puts(s, ", ");
-        cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
-    }
-    if (o->field_count > 24)
-        cc_str_puts(s, ", ...");
+    put_key_names(s, o);
 }
 
 /* Fills c's unexpected_* members for object o (no allocation: a text too
@@ -1902,12 +1902,8 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
             msg_both(&m, ch == '[' ? "an array" : ch == '"' ? "a string" : ch == 't' || ch == 'f' ? "a boolean"
                         : ch == 'n' ? "null" : "a number");
             msg_both(&m, "; expected one JSON object with the keys ");
-            for (uint32_t i = 0; i < root->field_count && i < 24; i++) {
-                if (i)
-                    msg_both(&m, ", ");
-                cc_str_append(&m.model, root->fields[i].name, root->fields[i].name_len);
-                cc_str_append(&m.log, root->fields[i].name, root->fields[i].name_len);
-            }
+            put_key_names(&m.model, root);
+            put_key_names(&m.log, root);
             msg_report(c, &m, CONTRACTC_KIND_TYPE, NULL);
             cc_skip_value(&c->r);
         }
