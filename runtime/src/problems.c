@@ -56,7 +56,9 @@ void contractc_problems_init_with(contractc_problems_t *problems, size_t cap,
  * and dropping the problems from index `keep` on frees the newer blocks
  * and rewinds the one left.  The public struct has no room for the block
  * chain: it lives in a header in front of the problem array, and items_
- * points just past it.
+ * points just past it.  A problem may share the texts of an earlier one
+ * (cc_problems_add_like): texts are only shared backwards, so cutting the
+ * list at `keep` never leaves a kept problem pointing into a freed block.
  */
 typedef struct cc_text_block {
     struct cc_text_block *prev; /* the older block */
