@@ -305,10 +305,23 @@ size_t cc_utf8_length(const unsigned char *s, size_t n)
     return utf8_well_formed(s, n);
 }
 
+/* Steps *i over the well-formed sequences that start at s[*i] (>= 0x80)
+ * and follow each other (non-Latin text stays here); false with *i at the
+ * first bad one. */
+static inline bool utf8_sequences(const unsigned char *s, size_t *i, size_t n)
+{
+    do {
+        size_t len = utf8_well_formed(s + *i, n - *i);
+        if (len == 0)
+            return false;
+        *i += len;
+    } while (*i < n && s[*i] >= 0x80);
+    return true;
+}
+
 /* The portable check of s[i..n), i at the start of a sequence. */
 static size_t utf8_prefix_scalar(const unsigned char *s, size_t i, size_t n)
 {
-    size_t len;
     while (i < n) {
         /* ASCII 16 bytes a step; a block with a high byte jumps to it. */
         if (n - i >= 16) {
@@ -330,13 +343,9 @@ static size_t utf8_prefix_scalar(const unsigned char *s, size_t i, size_t n)
             i++;
             continue;
         }
-        /* s[i] >= 0x80: sequences back to back (non-Latin text) stay here. */
-        do {
-            len = utf8_well_formed(s + i, n - i);
-            if (len == 0)
-                return i;
-            i += len;
-        } while (i < n && s[i] >= 0x80);
+        /* s[i] >= 0x80 */
+        if (!utf8_sequences(s, &i, n))
+            return i;
     }
     return n;
 }
@@ -555,7 +564,7 @@ static inline __m128i utf8_errors16(__m128i cur, __m128i prev)
  */
 static size_t utf8_short(const unsigned char *s, size_t n)
 {
-    size_t i = 0, len;
+    size_t i = 0;
     for (;;) {
         unsigned m;
         if (n - i >= 16) {
@@ -572,12 +581,8 @@ static size_t utf8_short(const unsigned char *s, size_t n)
                 return n;
         }
         i += lowest_bit16(m);
-        do {
-            len = utf8_well_formed(s + i, n - i);
-            if (len == 0)
-                return i;
-            i += len;
-        } while (i < n && s[i] >= 0x80);
+        if (!utf8_sequences(s, &i, n))
+            return i;
         if (i == n)
             return n;
     }

@@ -271,8 +271,6 @@ static void path_render(cc_parse_t *c, const cc_step_t *s)
  * Reporting
  * ------------------------------------------------------------------------ */
 
-/* Counts a problem and, under the list's cap, stores it at the current
- * path.  The log text may be the model's (the same pointer: stored once). */
 /* Past the list's cap a problem is only counted (no path, no copy, no
  * message): counts it there and returns true. */
 static bool only_counted(cc_parse_t *c)
@@ -293,6 +291,8 @@ static void found_here(cc_parse_t *c)
     path_render(c, c->at);
 }
 
+/* Counts a problem and, under the list's cap, stores it at the current
+ * path.  The log text may be the model's (the same pointer: stored once). */
 static void report_text(cc_parse_t *c, contractc_kind_t kind, const char *model, size_t nm,
                         const char *log, size_t nl, const char *rule)
 {
@@ -302,6 +302,13 @@ static void report_text(cc_parse_t *c, contractc_kind_t kind, const char *model,
     if (!cc_problems_add(c->problems, kind, c->path, c->path_len, model, nm, log, nl, rule,
                          0, 0))
         c->oom = true;
+}
+
+/* A problem whose message quotes nothing from the reply: one text, the
+ * model's and the log's. */
+static void report_fixed(cc_parse_t *c, contractc_kind_t kind, const char *text, size_t n)
+{
+    report_text(c, kind, text, n, text, n, NULL);
 }
 
 static void report(cc_parse_t *c, contractc_kind_t kind, const cc_str_t *model,
@@ -1249,8 +1256,7 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const 
         near = suggest_field(o, k, n, seen);
     if (!near && c->unexpected_len != (size_t)-1) {
         if (c->unexpected_stored == SIZE_MAX) {
-            report_text(c, CONTRACTC_KIND_UNEXPECTED, c->unexpected_msg, c->unexpected_len,
-                        c->unexpected_msg, c->unexpected_len, NULL);
+            report_fixed(c, CONTRACTC_KIND_UNEXPECTED, c->unexpected_msg, c->unexpected_len);
             if (!c->oom)
                 c->unexpected_stored = c->problems->count_ - 1;
         } else {
@@ -1589,8 +1595,7 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                 if (f) {
                     static const char dup[] =
                         "the key appears more than once; give each key exactly once";
-                    report_text(c, CONTRACTC_KIND_DUPLICATE, dup, sizeof dup - 1, dup,
-                                sizeof dup - 1, NULL);
+                    report_fixed(c, CONTRACTC_KIND_DUPLICATE, dup, sizeof dup - 1);
                 } else {
                     report_unexpected(c, o, key, key_len, seen);
                 }
@@ -1654,11 +1659,9 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
             "the key is missing; every key must be present: write null when the value is not stated";
         static const char required[] = "the key is missing; it is required";
         if (f->nullable)
-            report_text(c, CONTRACTC_KIND_MISSING, nullable, sizeof nullable - 1, nullable,
-                        sizeof nullable - 1, NULL);
+            report_fixed(c, CONTRACTC_KIND_MISSING, nullable, sizeof nullable - 1);
         else
-            report_text(c, CONTRACTC_KIND_MISSING, required, sizeof required - 1, required,
-                        sizeof required - 1, NULL);
+            report_fixed(c, CONTRACTC_KIND_MISSING, required, sizeof required - 1);
         result = V_BAD;
     }
     step_leave(c, &step);
