@@ -668,6 +668,334 @@ START_TEST(unexpected_keys_get_exact_paths_and_messages)
 }
 END_TEST
 
+/* ---- unexpected keys' paths against a reference -------------------------- */
+
+/* The path segment of key k[0..n) as the design page words it, written
+ * here a byte at a time, apart from the runtime's code: ".key" for
+ * [A-Za-z_][A-Za-z0-9_]*, else ['...'] with \' \\ \b \f \n \r \t, and
+ * \u00XX for the other control bytes; the key cut after 64 code points
+ * with "…". */
+static void ref_key_segment(cc_buf_t *b, const char *k, size_t n)
+{
+    bool ident = n > 0 && !(k[0] >= '0' && k[0] <= '9');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)k[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '_'))
+            ident = false;
+    }
+    size_t cut = n, cps = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (((unsigned char)k[i] & 0xC0) != 0x80 && cps++ == 64) {
+            cut = i;
+            break;
+        }
+    }
+    cc_buf_puts(b, ident ? "." : "['");
+    for (size_t i = 0; i < cut; i++) {
+        unsigned char ch = (unsigned char)k[i];
+        switch (ch) {
+        case '\'': cc_buf_puts(b, "\\'"); break;
+        case '\\': cc_buf_puts(b, "\\\\"); break;
+        case '\b': cc_buf_puts(b, "\\b"); break;
+        case '\f': cc_buf_puts(b, "\\f"); break;
+        case '\n': cc_buf_puts(b, "\\n"); break;
+        case '\r': cc_buf_puts(b, "\\r"); break;
+        case '\t': cc_buf_puts(b, "\\t"); break;
+        default:
+            if (ch < 0x20)
+                cc_buf_printf(b, "\\u%04x", ch);
+            else
+                cc_buf_putc(b, (char)ch);
+        }
+    }
+    if (cut < n)
+        cc_buf_puts(b, "\xE2\x80\xA6");
+    if (!ident)
+        cc_buf_puts(b, "']");
+}
+
+/* Appends segment seg to a path as the runtime does: a segment that would
+ * take the path past 4096 bytes is left out, and "…" marks the gap (once
+ * in a row). */
+static void ref_push(cc_buf_t *path, const char *seg, size_t n)
+{
+    if (path->len + n <= 4096)
+        cc_buf_append(path, seg, n);
+    else if (path->len < 3 || memcmp(path->data + path->len - 3, "\xE2\x80\xA6", 3) != 0)
+        cc_buf_puts(path, "\xE2\x80\xA6");
+}
+
+/* Unexpected keys for one object: every length up to 70 bytes that
+ * matters to the segment writer (around 16, 32 and 64, its steps and the
+ * cut), each as an identifier, starting with a digit, and with one byte
+ * to escape, a plain non-identifier byte or a two-byte character at its
+ * start, middle or end; then some with several escapes.  None folds like
+ * a field name ("zz_..."), so all share one message. */
+typedef struct key_list {
+    char **keys;
+    size_t *lens;
+    size_t count;
+} key_list_t;
+
+static void key_list_add(key_list_t *l, const char *k, size_t n)
+{
+    l->keys = realloc(l->keys, (l->count + 1) * sizeof *l->keys);
+    l->lens = realloc(l->lens, (l->count + 1) * sizeof *l->lens);
+    ck_assert(l->keys && l->lens);
+    l->keys[l->count] = malloc(n + 1);
+    ck_assert_ptr_nonnull(l->keys[l->count]);
+    memcpy(l->keys[l->count], k, n);
+    l->keys[l->count][n] = '\0';
+    l->lens[l->count++] = n;
+}
+
+static key_list_t sweep_keys(void)
+{
+    static const char fill[] = "kLmNoPqRsTuVwXyAbCdEfGhIjK_0123456789abcdefgh";
+    static const size_t lengths[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,  15, 16, 17, 18,
+                                     23, 30, 31, 32, 33, 34, 47, 48, 63, 64, 65, 66, 70};
+    static const char *const specials[] = {"\n", "'", "\\", "\x01", "\x1f", "\t", "\b",
+                                           "\f", "\r", "~", "\xC3\xA9", " "};
+    key_list_t l = {NULL, NULL, 0};
+    char k[128];
+    for (size_t li = 0; li < sizeof lengths / sizeof *lengths; li++) {
+        const size_t n = lengths[li];
+        for (size_t i = 0; i < n; i++)
+            k[i] = fill[i % (sizeof fill - 1)];
+        key_list_add(&l, k, n); /* an identifier (the empty key is not) */
+        if (n) {
+            k[0] = '7';
+            key_list_add(&l, k, n);
+            k[0] = fill[0];
+        }
+        for (size_t si = 0; si < sizeof specials / sizeof *specials; si++) {
+            const size_t sl = strlen(specials[si]);
+            if (n < sl)
+                continue;
+            const size_t at[] = {0, (n - sl) / 2, n - sl};
+            for (size_t ai = 0; ai < 3; ai++) {
+                if ((ai == 1 && at[1] == at[0]) || (ai == 2 && (at[2] == at[1] || at[2] == at[0])))
+                    continue;
+                for (size_t i = 0; i < n; i++)
+                    k[i] = fill[i % (sizeof fill - 1)];
+                memcpy(k + at[ai], specials[si], sl);
+                key_list_add(&l, k, n);
+            }
+        }
+        if (n >= 20) { /* escapes in both halves of a short key, and more */
+            for (size_t i = 0; i < n; i++)
+                k[i] = fill[i % (sizeof fill - 1)];
+            k[3] = '\n', k[9] = '\'', k[17] = '\x02', k[n - 1] = '\\';
+            key_list_add(&l, k, n);
+        }
+    }
+    memset(k, '\n', 32); /* every byte escaped */
+    key_list_add(&l, k, 32);
+    memset(k, '\x1b', 33);
+    key_list_add(&l, k, 33);
+    for (size_t i = 0; i < 40; i++) /* 80 bytes, 40 code points: not cut */
+        memcpy(k + 2 * i, "\xC3\xA9", 2);
+    key_list_add(&l, k, 80);
+    return l;
+}
+
+static void key_list_free(key_list_t *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->keys[i]);
+    free(l->keys);
+    free(l->lens);
+}
+
+/* What a test expects: problem i's kind, path and, for an unexpected key,
+ * message. */
+typedef struct expected {
+    contractc_kind_t kind;
+    char *path;
+    const char *message; /* NULL: not checked */
+} expected_t;
+
+typedef struct expect_list {
+    expected_t *items;
+    size_t count;
+} expect_list_t;
+
+static void expect_add(expect_list_t *e, contractc_kind_t kind, const char *path,
+                       const char *message)
+{
+    e->items = realloc(e->items, (e->count + 1) * sizeof *e->items);
+    ck_assert_ptr_nonnull(e->items);
+    e->items[e->count].kind = kind;
+    e->items[e->count].path = strdup(path);
+    e->items[e->count++].message = message;
+}
+
+/* Appends the keys of l to the reply as members "KEY":0 (each after a
+ * comma) and expects one unexpected problem per key, at prefix + its
+ * segment (through ref_push, for long prefixes). */
+static void put_unexpected(cc_buf_t *reply, expect_list_t *e, const key_list_t *l,
+                           const char *prefix, const char *message)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        cc_buf_putc(reply, ',');
+        cc_buf_json_string(reply, l->keys[i], l->lens[i]);
+        cc_buf_puts(reply, ":0");
+        cc_buf_t seg = CC_BUF_INIT, path = CC_BUF_INIT;
+        ref_key_segment(&seg, l->keys[i], l->lens[i]);
+        cc_buf_puts(&path, prefix);
+        ref_push(&path, seg.data, seg.len);
+        expect_add(e, CONTRACTC_KIND_UNEXPECTED, path.data, message);
+        cc_buf_free(&seg);
+        cc_buf_free(&path);
+    }
+}
+
+/* Parses reply (with a cap of 100,000) and checks every problem against e. */
+static void expect_exactly(const contractc_contract_t *c, const cc_buf_t *reply,
+                           const expect_list_t *e)
+{
+    contractc_problems_t p;
+    contractc_problems_init_with(&p, 100000, NULL);
+    ck_assert_int_eq(parse_into(c, reply->data, reply->len, NULL, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), e->count);
+    for (size_t i = 0; i < e->count; i++) {
+        const contractc_problem_t *x = contractc_problem_at(&p, i);
+        /* Messages show the paths' last 200 bytes: Check refuses long ones. */
+        const char *want = e->items[i].path, *got = x->path;
+        const char *want_tail = want + (strlen(want) > 200 ? strlen(want) - 200 : 0);
+        const char *got_tail = got + (strlen(got) > 200 ? strlen(got) - 200 : 0);
+        ck_assert_msg(x->kind == e->items[i].kind, "problem %zu (...%s): kind %s", i, want_tail,
+                      contractc_kind_name(x->kind));
+        ck_assert_msg(strcmp(got, want) == 0,
+                      "problem %zu: path (%zu bytes) [...%s], expected (%zu bytes) [...%s]", i,
+                      strlen(got), got_tail, strlen(want), want_tail);
+        if (e->items[i].message) {
+            ck_assert_str_eq(x->message, e->items[i].message);
+            ck_assert_str_eq(x->log_message, e->items[i].message);
+        }
+    }
+    contractc_problems_clear(&p);
+}
+
+static void expect_list_free(expect_list_t *e)
+{
+    for (size_t i = 0; i < e->count; i++)
+        free(e->items[i].path);
+    free(e->items);
+}
+
+/* Every unexpected key gets its exact path wherever its object is: at the
+ * root, in a nested object, in each item of an array (the items' paths
+ * differ only in their index), and again after another problem in the
+ * same object; every kind of key (see sweep_keys), checked against a
+ * reference writer.  Most of these problems share their message with the
+ * object's first one and have their path written in place, the object's
+ * part kept from key to key. */
+START_TEST(unexpected_keys_get_exact_paths_in_every_object)
+{
+    loaded_t l = open_contract(HEAD "fields:\n"
+                                    "  zz_a: {type: integer}\n"
+                                    "  zz_meta:\n"
+                                    "    type: object\n"
+                                    "    fields:\n"
+                                    "      zz_x: {type: integer}\n"
+                                    "  zz_items:\n"
+                                    "    type: array\n"
+                                    "    items:\n"
+                                    "      type: object\n"
+                                    "      fields:\n"
+                                    "        zz_id: {type: integer}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    static const char root[] = "unexpected key; the allowed keys are zz_a, zz_meta, zz_items";
+    static const char meta[] = "unexpected key; the allowed keys are zz_x";
+    static const char item[] = "unexpected key; the allowed keys are zz_id";
+    key_list_t keys = sweep_keys();
+    ck_assert_uint_gt(keys.count, 500);
+    cc_buf_t reply = CC_BUF_INIT;
+    expect_list_t e = {NULL, 0};
+    cc_buf_puts(&reply, "{\"zz_a\":1");
+    put_unexpected(&reply, &e, &keys, "$", root);
+    cc_buf_puts(&reply, ",\"zz_meta\":{\"zz_x\":1");
+    put_unexpected(&reply, &e, &keys, "$.zz_meta", meta);
+    cc_buf_puts(&reply, "}");
+    put_unexpected(&reply, &e, &keys, "$", root); /* the root's again, after the nested ones */
+    cc_buf_puts(&reply, ",\"zz_items\":[{\"zz_id\":1");
+    put_unexpected(&reply, &e, &keys, "$.zz_items[0]", item);
+    cc_buf_puts(&reply, "},{\"zz_id\":2");
+    put_unexpected(&reply, &e, &keys, "$.zz_items[1]", item);
+    cc_buf_puts(&reply, ",\"zz_id\":3"); /* a duplicate between unexpected keys */
+    expect_add(&e, CONTRACTC_KIND_DUPLICATE, "$.zz_items[1].zz_id", NULL);
+    put_unexpected(&reply, &e, &keys, "$.zz_items[1]", item);
+    cc_buf_puts(&reply, "},{\"zz_id\":\"4\""); /* a type problem before them */
+    expect_add(&e, CONTRACTC_KIND_TYPE, "$.zz_items[2].zz_id", NULL);
+    put_unexpected(&reply, &e, &keys, "$.zz_items[2]", item);
+    cc_buf_puts(&reply, "}]}");
+    expect_exactly(c, &reply, &e);
+    expect_list_free(&e);
+    cc_buf_free(&reply);
+    key_list_free(&keys);
+    close_contract(&l);
+}
+END_TEST
+
+/* Near the 4096-byte cap of a path, a key's segment is written when it
+ * fits and left out for "…" when it does not, as for any other segment:
+ * objects 20 and 21 levels deep under 200-byte field names, the second
+ * one's own path already cut. */
+START_TEST(unexpected_keys_below_a_long_path_are_cut_like_any_segment)
+{
+    cc_buf_t y = CC_BUF_INIT, name = CC_BUF_INIT;
+    for (size_t i = 0; i < 198; i++) /* field names "lD" + these: 200 bytes */
+        cc_buf_putc(&name, (char)('a' + i % 26));
+    cc_buf_puts(&y, HEAD "fields:\n");
+    for (int d = 0; d < 21; d++)
+        cc_buf_printf(&y, "%*sl%d%s:\n%*stype: object\n%*sfields:\n", 2 + 4 * d, "", d % 10,
+                      name.data, 4 + 4 * d, "", 4 + 4 * d, "");
+    cc_buf_printf(&y, "%*szz_leaf: {type: integer}\n", 2 + 4 * 21, "");
+    loaded_t l = open_contract(y.data);
+    const contractc_contract_t *c = &l.tables->contract;
+    static const char deepest[] = "unexpected key; the allowed keys are zz_leaf";
+    key_list_t keys = sweep_keys();
+    cc_buf_t reply = CC_BUF_INIT, path = CC_BUF_INIT;
+    expect_list_t e = {NULL, 0};
+    cc_buf_puts(&path, "$");
+    for (int d = 0; d < 21; d++) {
+        cc_buf_printf(&reply, "%s\"l%d%s\":{", d ? "" : "{", d % 10, name.data);
+        cc_buf_t seg = CC_BUF_INIT;
+        cc_buf_printf(&seg, ".l%d%s", d % 10, name.data);
+        ref_push(&path, seg.data, seg.len);
+        cc_buf_free(&seg);
+        if (d == 19) { /* 4021 bytes of path: some segments fit */
+            ck_assert_uint_eq(path.len, 4021);
+            cc_buf_puts(&reply, "\"zz_k\":1");
+            expect_add(&e, CONTRACTC_KIND_UNEXPECTED, "", NULL); /* its path is below */
+            free(e.items[e.count - 1].path);
+            cc_buf_t first = CC_BUF_INIT;
+            cc_buf_printf(&first, "%s.zz_k", path.data);
+            e.items[e.count - 1].path = strdup(first.data);
+            cc_buf_free(&first);
+            put_unexpected(&reply, &e, &keys, path.data, NULL);
+            cc_buf_puts(&reply, ",");
+        }
+    }
+    ck_assert(path.len < 4100 && memcmp(path.data + path.len - 3, "\xE2\x80\xA6", 3) == 0);
+    cc_buf_puts(&reply, "\"zz_leaf\":1");
+    put_unexpected(&reply, &e, &keys, path.data, deepest);
+    for (int d = 0; d < 21; d++)
+        cc_buf_putc(&reply, '}');
+    cc_buf_putc(&reply, '}');
+    expect_exactly(c, &reply, &e);
+    expect_list_free(&e);
+    cc_buf_free(&reply);
+    cc_buf_free(&path);
+    cc_buf_free(&name);
+    cc_buf_free(&y);
+    key_list_free(&keys);
+    close_contract(&l);
+}
+END_TEST
+
 /* Messages are built in fixed buffers that spill to the heap: one longer
  * than the buffer (several hundred bytes) comes out whole, for the model
  * and for the log. */
@@ -887,6 +1215,8 @@ int main(void)
     tcase_add_test(u, limits_can_be_overridden_per_call);
     tcase_add_test(u, document_problems_give_line_and_column);
     tcase_add_test(u, unexpected_keys_get_exact_paths_and_messages);
+    tcase_add_test(u, unexpected_keys_get_exact_paths_in_every_object);
+    tcase_add_test(u, unexpected_keys_below_a_long_path_are_cut_like_any_segment);
     tcase_add_test(u, a_message_longer_than_its_buffer_comes_out_whole);
     tcase_add_test(u, a_document_problem_replaces_only_its_own_parse_problems);
     tcase_add_test(u, out_of_memory_while_storing_problems_keeps_the_earlier_ones);
