@@ -49,40 +49,11 @@ void contractc_problems_init_with(contractc_problems_t *problems, size_t cap,
     problems->allocator_ = allocator;
 }
 
-/*
- * Storage.  The problems' strings live in text blocks owned by the list and
- * filled in order, so that a reported problem costs no allocation of its
- * own (a hostile reply reports dozens, and each paid a malloc and a free),
- * and dropping the problems from index `keep` on frees the newer blocks
- * and rewinds the one left.  The public struct has no room for the block
- * chain: it lives in a header in front of the problem array, and items_
- * points just past it.  A problem may share the texts of an earlier one
- * (cc_problems_add_like): texts are only shared backwards, so cutting the
- * list at `keep` never leaves a kept problem pointing into a freed block.
- */
-typedef struct cc_text_block {
-    struct cc_text_block *prev; /* the older block */
-    size_t first;               /* index of the first problem stored here */
-    size_t size, used;          /* bytes of data[] */
-    char data[];
-} cc_text_block_t;
-
-typedef union cc_store {
-    cc_text_block_t *text;      /* the newest block, NULL before the first */
-    contractc_problem_t align_; /* keeps the array after the header aligned */
-} cc_store_t;
-
 /* The first block holds a few problems (a typical rejection has one or
  * two: a small peak); the next ones grow fourfold, so that a hostile reply
  * reaching the default cap takes three blocks. */
 #define CC_TEXT_BLOCK_MIN 512u
 #define CC_TEXT_BLOCK_MAX 65536u /* then they stay this size */
-
-/* The header of a list with items_ != NULL. */
-static cc_store_t *store_of(const contractc_problems_t *problems)
-{
-    return (cc_store_t *)(void *)problems->items_ - 1;
-}
 
 static size_t store_bytes(size_t capacity)
 {
@@ -92,7 +63,7 @@ static size_t store_bytes(size_t capacity)
 void cc_problems_truncate(contractc_problems_t *problems, size_t keep, size_t dropped)
 {
     if (keep < problems->count_) {
-        cc_store_t *store = store_of(problems);
+        cc_store_t *store = cc_store_of(problems);
         cc_text_block_t *b = store->text;
         bool keep_is_here = true; /* problem `keep` has its strings in b */
         while (b && b->first >= keep) {
@@ -115,7 +86,7 @@ void contractc_problems_clear(contractc_problems_t *problems)
         return;
     cc_problems_truncate(problems, 0, 0);
     if (problems->items_)
-        cc_free(problems->allocator_, store_of(problems), store_bytes(problems->capacity_));
+        cc_free(problems->allocator_, cc_store_of(problems), store_bytes(problems->capacity_));
     problems->items_ = NULL;
     problems->capacity_ = 0;
     problems->fenced = false;
@@ -162,7 +133,7 @@ static contractc_problem_t *problem_reserve(contractc_problems_t *problems, size
         store->text = NULL;
         contractc_problem_t *items = (contractc_problem_t *)(void *)(store + 1);
         if (problems->items_) {
-            cc_store_t *old = store_of(problems);
+            cc_store_t *old = cc_store_of(problems);
             store->text = old->text;
             if (problems->count_)
                 memcpy(items, problems->items_, problems->count_ * sizeof *items);
@@ -171,7 +142,7 @@ static contractc_problem_t *problem_reserve(contractc_problems_t *problems, size
         problems->items_ = items;
         problems->capacity_ = cap;
     }
-    cc_store_t *store = store_of(problems);
+    cc_store_t *store = cc_store_of(problems);
     cc_text_block_t *b = store->text;
     if (!b || b->size - b->used < total) {
         size_t size = !b ? CC_TEXT_BLOCK_MIN
@@ -239,20 +210,26 @@ bool cc_problems_add_like(contractc_problems_t *problems, contractc_kind_t kind,
         problems->dropped++;
         return true;
     }
-    char *at;
-    contractc_problem_t *p = problem_reserve(problems, np + 1, &at);
-    if (!p)
+    char *at = cc_problems_open_like(problems, kind, np, like);
+    if (!at)
         return false;
-    /* After the reserve: it may have moved the items. */
-    const contractc_problem_t *q = &problems->items_[like];
-    put(at, path, np);
-    p->kind = kind;
-    p->message = q->message;
-    p->log_message = q->log_message;
-    p->rule = q->rule;
-    p->line = q->line;
-    p->column = q->column;
+    memcpy(at, path, np);
+    cc_problems_close_path(problems, at, np);
     return true;
+}
+
+char *cc_problems_open_like_slow(contractc_problems_t *problems, contractc_kind_t kind,
+                                 size_t np_max, size_t like)
+{
+    char *at;
+    contractc_problem_t *p = problem_reserve(problems, np_max + 1, &at);
+    if (!p)
+        return NULL;
+    /* After the reserve: it may have moved the items. */
+    *p = problems->items_[like];
+    p->kind = kind;
+    p->path = at;
+    return at;
 }
 
 /* ---- message builder --------------------------------------------------- */
