@@ -43,8 +43,26 @@
 #define CC_SOURCE_MAX ((size_t)4 << 20)
 #define CC_ARENA_FIRST_MAX ((size_t)1 << 20) /* bytes reserved before reading */
 #define CC_MSG_INLINE 256          /* bytes of a message built without the heap */
+#define CC_PREFIX_STEPS 32         /* steps of an object's path kept (report_shared_key) */
 
 enum { V_OK = 0, V_BAD = 1, V_FAIL = 2 };
+
+/*
+ * One step of the path to the value being read: a field of the contract, a
+ * key from the reply (unexpected or duplicate), or an array index.  Steps
+ * live on the C stack of the function reading the value, linked to their
+ * parent, so the hot path pays two stores per step; the "$.a[2].b" text is
+ * built only when a problem is reported (report(), path_render()).
+ */
+typedef enum { STEP_FIELD, STEP_KEY, STEP_INDEX } cc_step_kind_t;
+
+typedef struct cc_step {
+    const struct cc_step *up;
+    cc_step_kind_t kind;
+    const contractc_field_t *field; /* STEP_FIELD */
+    const char *key;                /* STEP_KEY: the decoded key */
+    size_t n;                       /* STEP_KEY: its bytes; STEP_INDEX: the index */
+} cc_step_t;
 
 typedef struct cc_parse {
     const contractc_contract_t *contract;
@@ -73,6 +91,20 @@ typedef struct cc_parse {
     size_t unexpected_len;                    /* (size_t)-1: the text is not kept */
     size_t unexpected_stored;                 /* the problem holding it, or SIZE_MAX */
     char unexpected_msg[CC_MSG_INLINE];
+    /* report_shared_key, called through this pointer (set by
+     * unexpected_prepare) so that the compiler cannot inline it into
+     * read_object, its only caller: inlined, it changed read_object's
+     * register allocation, and every reply paid for it (refund 3,250 ->
+     * 3,264 instructions a reply, a counted key one more).  C99 has no
+     * portable way to say "not inline". */
+    void (*report_key)(struct cc_parse *c, const char *k, size_t n);
+    /* While an object's unexpected keys are reported (report_shared_key),
+     * c->path holds the object's own path, rendered from the steps kept in
+     * prefix[0..prefix_steps) (innermost first); prefix_valid says so.
+     * Any other report overwrites c->path and clears it. */
+    bool prefix_valid;
+    size_t prefix_steps;
+    cc_step_t prefix[CC_PREFIX_STEPS];
     size_t path_len;
     char path[CC_PATH_MAX + 8]; /* built from `at` only when reporting */
     /* The decoded text of the string value being read, when the scan could
@@ -80,23 +112,6 @@ typedef struct cc_parse {
      * into the arena after the scan. */
     char text[2048];
 } cc_parse_t;
-
-/*
- * One step of the path to the value being read: a field of the contract, a
- * key from the reply (unexpected or duplicate), or an array index.  Steps
- * live on the C stack of the function reading the value, linked to their
- * parent, so the hot path pays two stores per step; the "$.a[2].b" text is
- * built only when a problem is reported (report(), path_render()).
- */
-typedef enum { STEP_FIELD, STEP_KEY, STEP_INDEX } cc_step_kind_t;
-
-typedef struct cc_step {
-    const struct cc_step *up;
-    cc_step_kind_t kind;
-    const contractc_field_t *field; /* STEP_FIELD */
-    const char *key;                /* STEP_KEY: the decoded key */
-    size_t n;                       /* STEP_KEY: its bytes; STEP_INDEX: the index */
-} cc_step_t;
 
 /* Makes `s` the current step (its parent is the current one). */
 static void step_enter(cc_parse_t *c, cc_step_t *s) { s->up = c->at; c->at = s; }
@@ -502,6 +517,7 @@ static bool only_counted(cc_parse_t *c)
 static void found_here(cc_parse_t *c)
 {
     c->found++;
+    c->prefix_valid = false;
     c->path_len = 1;
     c->path[1] = '\0';
     path_render(c, c->at);
@@ -1432,12 +1448,15 @@ static void put_allowed_keys(cc_str_t *s, const contractc_object_t *o)
     put_key_names(s, o);
 }
 
+static void report_shared_key(cc_parse_t *c, const char *k, size_t n);
+
 /* Fills c's unexpected_* members for object o (no allocation: a text too
  * long for the buffer is not kept, and is built for each key instead). */
 static void unexpected_prepare(cc_parse_t *c, const contractc_object_t *o)
 {
     c->unexpected_for = o;
     c->unexpected_stored = SIZE_MAX;
+    c->report_key = report_shared_key; /* here, not per parse: only reports need it */
     memset(c->unexpected_firsts, 0, sizeof c->unexpected_firsts);
     size_t len = sizeof allowed_prefix - 1 + (o->field_count > 24 ? 5 : 0);
     for (uint32_t i = 0; i < o->field_count; i++) {
@@ -1458,6 +1477,89 @@ static void unexpected_prepare(cc_parse_t *c, const contractc_object_t *o)
     }
 }
 
+/* Whether c->path holds the path of steps s (the chain up from an object
+ * whose unexpected keys are being reported).  Steps are compared by what
+ * they render, not by address: they live on the stack, and the next item
+ * of an array reuses its predecessor's with another index. */
+static bool prefix_is(const cc_parse_t *c, const cc_step_t *s)
+{
+    if (!c->prefix_valid)
+        return false;
+    size_t i = 0;
+    for (; s; s = s->up, i++) {
+        if (i == c->prefix_steps)
+            return false;
+        const cc_step_t *t = &c->prefix[i];
+        if (s->kind != t->kind || (s->kind == STEP_FIELD ? s->field != t->field : s->n != t->n))
+            return false;
+    }
+    return i == c->prefix_steps;
+}
+
+/* Renders the path of steps s into c->path and keeps the steps for
+ * prefix_is, when they fit and hold no key (a key step renders its bytes,
+ * which its pointer does not pin down; none is ever an object's parent). */
+static void prefix_render(cc_parse_t *c, const cc_step_t *s)
+{
+    c->path_len = 1;
+    c->path[1] = '\0';
+    path_render(c, s);
+    size_t i = 0;
+    for (; s && i < CC_PREFIX_STEPS && s->kind != STEP_KEY; s = s->up)
+        c->prefix[i++] = *s;
+    c->prefix_steps = i;
+    c->prefix_valid = s == NULL;
+}
+
+/* Stores an unexpected key's problem with the texts of problem
+ * c->unexpected_stored, and its path written straight into the list: the
+ * object's path, then the key's segment.  The object's path is rendered
+ * into c->path at the first key that needs it and kept there for the next
+ * ones: a deep object walks its steps once, not once per key. */
+static void report_shared_key(cc_parse_t *c, const char *k, size_t n)
+{
+    const cc_step_t *up = c->at->up;
+    size_t prefix = 1; /* "$", the root object's path: nothing to render */
+    if (up) {
+        if (!prefix_is(c, up))
+            prefix_render(c, up);
+        prefix = c->path_len;
+    }
+    const size_t max = prefix + key_segment_max(n);
+    if (max > CC_PATH_MAX) {
+        /* The segment may meet CC_PATH_MAX (only below a long path, never
+         * at the root): path_push_key's way, which cuts it as found_here
+         * would, and then the object's path again. */
+        path_push_key(c, k, n);
+        if (!cc_problems_add_like(c->problems, CONTRACTC_KIND_UNEXPECTED, c->path, c->path_len,
+                                  c->unexpected_stored))
+            c->oom = true;
+        c->path_len = prefix;
+        c->path[prefix] = '\0';
+        return;
+    }
+    char *at = cc_problems_open_like(c->problems, CONTRACTC_KIND_UNEXPECTED, max,
+                                     c->unexpected_stored);
+    if (!at) {
+        c->oom = true;
+        return;
+    }
+    at[0] = '$'; /* c->path[0]; all of it for the keys of the root object */
+    if (prefix > 1)
+        memcpy(at + 1, c->path + 1, prefix - 1);
+#ifdef CC_KEY_SSE2
+    /* Called here, not only through key_segment, so that the compiler
+     * keeps it a function of its own, which saves fewer registers on entry
+     * than key_segment (measured: 10 instructions a key). */
+    const size_t seg = n <= CC_KEY_SHORT ? key_segment_short(at + prefix, k, n)
+                                         : key_segment(at + prefix, k, n);
+#else
+    const size_t seg = key_segment(at + prefix, k, n);
+#endif
+    cc_problems_close_path(c->problems, at, prefix + seg);
+}
+
+/* Reports unexpected key k[0..n) of object o (c->at is the key's step). */
 static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const char *k,
                               size_t n, const uint64_t *seen)
 {
@@ -1478,10 +1580,8 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const 
         } else {
             /* The same text as the problem stored then: share it.  (The
              * list is only ever cut back when a parse ends.) */
-            found_here(c);
-            if (!cc_problems_add_like(c->problems, CONTRACTC_KIND_UNEXPECTED, c->path,
-                                      c->path_len, c->unexpected_stored))
-                c->oom = true;
+            c->found++;
+            c->report_key(c, k, n);
         }
         return;
     }
@@ -2012,6 +2112,7 @@ static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
     cc_str_puts(&m, c->r.fail_message);
     cc_str_puts(&m, c->r.fail_kind == CONTRACTC_KIND_LIMIT ? ""
                     : "; reply with exactly one JSON object and nothing else");
+    c->prefix_valid = false;
     c->path_len = 1;
     c->path[1] = '\0';
     c->found++;
@@ -2072,6 +2173,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     c->at = NULL;
     c->msg_busy = false;
     c->unexpected_for = NULL;
+    c->prefix_valid = false;
     c->problems = problems;
     c->allocator = allocator;
     c->source = source;
