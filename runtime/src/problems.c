@@ -115,16 +115,18 @@ static char *put(char *dst, const char *s, size_t n)
 
 /*
  * Room for one more problem and `total` bytes of its text: the item array
- * grows (fourfold: a hostile reply fills the default cap, 64, in three
- * steps), and the text goes in the newest block or a new one.  Returns the
- * new item (counted; its path is set to *text, where its strings go), or
- * NULL when out of memory.
+ * grows (eightfold: from the 8 that hold a typical rejection straight to
+ * the default cap, 64, since each step is a malloc, a copy and a free that
+ * a hostile reply paid for on top of its problems' own work), and the text
+ * goes in the newest block or a new one.  Returns the new item (counted;
+ * its path is set to *text, where its strings go), or NULL when out of
+ * memory.
  */
 static contractc_problem_t *problem_reserve(contractc_problems_t *problems, size_t total,
                                             char **text)
 {
     if (problems->count_ == problems->capacity_) {
-        size_t cap = problems->capacity_ ? problems->capacity_ * 4 : 8;
+        size_t cap = problems->capacity_ ? problems->capacity_ * 8 : 8;
         if (cap > problems->cap)
             cap = problems->cap;
         cc_store_t *store = cc_alloc(problems->allocator_, store_bytes(cap));
