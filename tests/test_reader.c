@@ -11,6 +11,7 @@
  * column are 1-based, the column counting bytes (design page, "Fine print").
  * Every table row is one Check loop iteration, named in failure messages.
  */
+#include "convert.h"
 #include "reader.h"
 
 #include <check.h>
@@ -1686,6 +1687,59 @@ START_TEST(numbers_in_containers_end_at_the_next_structural_byte)
 }
 END_TEST
 
+/*
+ * cc_scan_small_integer against the general path (cc_scan_number, then
+ * cc_convert_integer): integers of 1 to 20 digits, signed or not, with and
+ * without a leading zero, before every kind of next byte.  The fast path
+ * must take exactly the plain integers of at most 15 digits that the
+ * general path accepts, give the same value and end at the same byte, and
+ * leave the reader untouched for everything else.
+ */
+START_TEST(small_integers_read_in_one_pass_agree_with_the_general_path)
+{
+    static const char *const nexts[] = {"", ",", "]", "}", " ", "\n", ".5", "e3", "E+1",
+                                        "x", "-", "+", "\"", "0", "9"};
+    static const char digits[] = "12345678909876543210";
+    size_t taken = 0, cases = 0;
+    for (int sign = 0; sign < 2; sign++)
+        for (int zero = 0; zero < 2; zero++)
+            for (size_t n = 1; n <= 20; n++)
+                for (size_t k = 0; k < sizeof nexts / sizeof nexts[0]; k++) {
+                    char doc[64];
+                    int len = snprintf(doc, sizeof doc, "%s%s%.*s%s", sign ? "-" : "",
+                                       zero ? "0" : "", (int)n, digits, nexts[k]);
+                    cc_reader_t fast, slow;
+                    cc_number_token_t t;
+                    int64_t got = 77, want = 0;
+                    ck_assert(cc_reader_begin(&fast, doc, (size_t)len, false, DEFAULT_DEPTH));
+                    ck_assert(cc_reader_begin(&slow, doc, (size_t)len, false, DEFAULT_DEPTH));
+                    const bool general = cc_scan_number(&slow, &t) && !t.has_fraction &&
+                                         !t.has_exponent &&
+                                         cc_convert_integer((const char *)t.text, t.len, &want) ==
+                                             CC_CONVERT_OK;
+                    const bool expect = general && t.len - (size_t)sign <= 15;
+                    const bool took = cc_scan_small_integer(&fast, &got);
+                    cases++;
+                    ck_assert_msg(took == expect, "%s: fast %d, expected %d", doc, took, expect);
+                    if (took) {
+                        taken++;
+                        ck_assert_msg(got == want, "%s: %lld, want %lld", doc, (long long)got,
+                                      (long long)want);
+                        ck_assert_ptr_eq(fast.p, slow.p);
+                    } else {
+                        ck_assert_int_eq(got, 77);
+                        ck_assert_ptr_eq(fast.p, fast.raw);
+                        ck_assert(!fast.failed);
+                    }
+                }
+    /* per sign: 1..15 digits before the 7 nexts that end a number (the
+     * end, ',', ']', '}', ' ', '\n', '"'), and 1..14 before a further
+     * digit ("0", "9"); a leading zero is never taken */
+    ck_assert_uint_eq(cases, 2 * 2 * 20 * 15);
+    ck_assert_uint_eq(taken, 2 * (15 * 7 + 14 * 2));
+}
+END_TEST
+
 /* ------------------------------------------------------------------------
  * Literals: cc_scan_literal
  * ------------------------------------------------------------------------ */
@@ -2149,6 +2203,7 @@ static Suite *reader_suite(void)
     tcase_add_loop_test(tc, numbers_follow_rfc8259_and_report_their_parts, 0,
                         COUNT(number_rows));
     tcase_add_test(tc, numbers_in_containers_end_at_the_next_structural_byte);
+    tcase_add_test(tc, small_integers_read_in_one_pass_agree_with_the_general_path);
     tcase_add_loop_test(tc, literals_are_lowercase_true_false_and_null, 0,
                         COUNT(literal_rows));
     tcase_add_test(tc, a_literal_run_into_a_letter_is_rejected_by_scan_literal);

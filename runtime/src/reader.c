@@ -1649,6 +1649,37 @@ bool cc_scan_number(cc_reader_t *r, cc_number_token_t *t)
     return true;
 }
 
+bool cc_scan_small_integer(cc_reader_t *r, int64_t *value)
+{
+    const unsigned char *q = r->p, *end = r->end, *digits;
+    uint64_t v = 0;
+    unsigned digit;
+    size_t n;
+    bool negative = false;
+
+    if (r->failed)
+        return false;
+    if (q < end && *q == '-') {
+        negative = true;
+        q++;
+    }
+    digits = q;
+    /* The form and the value in one loop: its exit is the one branch a
+     * reply's integer mispredicts (a scan, then a check, then a sum each
+     * had their own). */
+    while (q < end && (digit = (unsigned)(*q - '0')) <= 9) {
+        v = v * 10 + digit; /* may wrap past 19 digits: unsigned, defined */
+        q++;
+    }
+    n = (size_t)(q - digits);
+    if (n == 0 || n > 15 || (n > 1 && *digits == '0') ||
+        (q < end && continues_number(*q)))
+        return false;
+    *value = negative ? -(int64_t)v : (int64_t)v;
+    r->p = q;
+    return true;
+}
+
 /* The end of the word (letters, digits, '_') that starts at q. */
 static const unsigned char *word_end(const unsigned char *q,
                                      const unsigned char *end)

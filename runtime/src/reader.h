@@ -152,6 +152,17 @@ typedef struct cc_number_token {
 /* r->p must be at '-' or a digit. */
 bool cc_scan_number(cc_reader_t *r, cc_number_token_t *t);
 
+/*
+ * The usual integer, read and converted in one pass: -?(0|[1-9][0-9]*) with
+ * at most 15 digits (so |value| < 10^15, inside the I-JSON exact range of
+ * RFC 7493 section 2.2), not followed by a byte that would continue a
+ * number (a fraction, an exponent, more digits, a letter).  Sets *value
+ * and moves r->p past it.  Returns false, with r and *value untouched, for
+ * anything else: the general path (cc_scan_number, cc_convert_integer)
+ * then reads it and says what is wrong.  r->p must be at '-' or a digit.
+ */
+bool cc_scan_small_integer(cc_reader_t *r, int64_t *value);
+
 typedef enum cc_literal { CC_LITERAL_TRUE, CC_LITERAL_FALSE, CC_LITERAL_NULL } cc_literal_t;
 
 /* r->p must be at 't', 'f' or 'n'. */

@@ -994,10 +994,20 @@ static int check_int_range(cc_parse_t *c, const contractc_value_t *v, int64_t va
 
 static int read_integer(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
 {
+    int64_t value;
+    const unsigned char *start = c->r.p;
+    if (cc_scan_small_integer(&c->r, &value)) {
+        /* the usual integer, read in one pass */
+        int rr = check_int_range(c, v, value, (const char *)start, (size_t)(c->r.p - start),
+                                 false);
+        if (rr != V_OK)
+            return rr;
+        memcpy(slot.dst, &value, sizeof value);
+        return V_OK;
+    }
     cc_number_token_t t;
     if (!cc_scan_number(&c->r, &t))
         return V_FAIL;
-    int64_t value;
     cc_convert_t rc = cc_convert_integer((const char *)t.text, t.len, &value);
     if (rc != CC_CONVERT_OK) {
         cc_msg_t m;
