@@ -721,10 +721,13 @@ END_TEST
 
 /*
  * Generated strings: content of every length 0..40 with one insert at
- * every position, in four places: the whole reply (the last bytes take the
+ * every position, in five places: the whole reply (the last bytes take the
  * careful path), an array item followed by more text (the fast path runs
  * to the end), the content across the first 4096-byte UTF-8 chunk boundary,
- * and an item before a bad byte (the careful path from 8 bytes before it).
+ * an item before a bad byte (the careful path from 8 bytes before it), and
+ * the last item after a string of escapes (the scan's last step, which
+ * ends at the end of the reply, starts among the quotes and backslashes
+ * before the string).
  */
 static const struct {
     const char *name;
@@ -815,10 +818,11 @@ enum { GEN_MAX = 40, GEN_CHUNK = 4096 };
 static char *gen_reply(int where, const char *str, size_t str_len,
                        size_t *len, size_t *start)
 {
-    /* Place 2: the string's content starts 20 bytes before the boundary. */
-    size_t before = where == 2 ? GEN_CHUNK - 20 - 1 - 4 : 0, n = 0;
+    /* Place 2: the string's content starts 20 bytes before the boundary;
+     * place 4: the first item, ["\"\\", is 4 + 4 bytes. */
+    size_t before = where == 2 ? GEN_CHUNK - 20 - 1 - 4 : where == 4 ? 4 : 0, n = 0;
     const char *tail = where == 1   ? ", \"bbbbbbbbbbbbbbbbbbbbbbbb\"]"
-                       : where == 2 ? "]"
+                       : where == 2 || where == 4 ? "]"
                        : where == 3 ? ", \"\xFF\"]"
                                     : "";
     char *s = malloc(str_len + before + 4 + strlen(tail) + 1);
@@ -828,6 +832,9 @@ static char *gen_reply(int where, const char *str, size_t str_len,
         memset(s + 2, 'b', before);
         memcpy(s + 2 + before, "\",", 2);
         n = before + 4;
+    } else if (where == 4) {
+        memcpy(s, "[\"\\\"\\\\\",", 8);
+        n = 8;
     } else if (where != 0) {
         s[n++] = '[';
     }
@@ -868,7 +875,7 @@ START_TEST(generated_strings_decode_or_fail_exactly_at_every_position)
     int where, mode;
 
     for (mode = 0; mode < SCAN_MODES; mode++)
-    for (where = 0; where < 4; where++)
+    for (where = 0; where < 5; where++)
         for (len = 0; len <= GEN_MAX; len++)
             for (k = 0; k <= len; k++) {
                 cc_reader_t r;
@@ -887,7 +894,7 @@ START_TEST(generated_strings_decode_or_fail_exactly_at_every_position)
                                           DEFAULT_DEPTH));
                 if (where != 0)
                     ck_assert(cc_expect(&r, '[', "'['"));
-                if (where == 2) {
+                if (where == 2 || where == 4) {
                     ck_assert(cc_scan_string(&r, &t));
                     ck_assert(cc_expect(&r, ',', "','"));
                 }

@@ -1282,6 +1282,38 @@ static inline const unsigned char *skip_wide(const unsigned char *q,
 #endif
 }
 
+/*
+ * The last bytes before lim that skip_wide leaves (fewer than one of its
+ * steps, lim - q < WIDE_STEP): the step that ends at lim is loaded whole,
+ * and the bytes of it before q are dropped from its mask.  Returns the
+ * first '"', '\\' or control byte in [q, lim), or lim.  The caller makes
+ * sure that lim - WIDE_STEP is still in the reply.  So a string that ends
+ * in the last bytes of the reply (the last value, a short reply) is
+ * scanned here in one step, not by the general scan's byte loop.
+ */
+#ifdef CC_READER_SSE2
+enum { WIDE_STEP = 16 };
+static inline const unsigned char *skip_tail(const unsigned char *q,
+                                             const unsigned char *lim)
+{
+    /* special16 marks each byte exactly, so a shifted mask stays exact. */
+    const unsigned m = special16(lim - 16) >> (16 - (unsigned)(lim - q));
+    return m ? q + lowest_bit16(m) : lim;
+}
+#else
+enum { WIDE_STEP = 8 };
+static inline const unsigned char *skip_tail(const unsigned char *q,
+                                             const unsigned char *lim)
+{
+    const unsigned n = (unsigned)(lim - q), k = n ? first_high_byte(
+        /* The bytes before q are shifted out (a mark there could spill a
+         * borrow into q's byte); the zero bytes shifted in at the top are
+         * marked, so the lowest mark, which is exact, is always below 8. */
+        special8(load_le64(lim - 8) >> (8 * (8 - n)))) : 0;
+    return k < n ? q + k : lim;
+}
+#endif
+
 static inline const unsigned char *skip_plain(const unsigned char *q,
                                               const unsigned char *lim)
 {
@@ -1390,6 +1422,11 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
     /* The common case, a string without escapes in text known to be valid
      * UTF-8, is done here; from anything else on, the general scan. */
     q = skip_wide(open + 1, lim);
+    /* No quote yet, and less than a whole step left before lim: one more
+     * step, the one that ends at lim.  (lim, the end of the checked text,
+     * may also still lie before q.) */
+    if (q < lim && *q != '"' && lim - q < WIDE_STEP && lim - r->raw >= WIDE_STEP)
+        q = skip_tail(q, lim);
     if (q < lim && *q == '"') {
         t->raw = open + 1;
         t->raw_len = (size_t)(q - (open + 1));
