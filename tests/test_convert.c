@@ -507,6 +507,12 @@ static const struct {
     {"0.000000000000000001", 18, false, CC_CONVERT_OK, 1},
     {"-1.000000000000000000", 18, true, CC_CONVERT_OK, -INT64_C(1000000000000000000)},
     {"0.00000000000000001", 18, false, CC_CONVERT_FORMAT, 0},
+    /* The one-pass sum wraps past 18 digits: 2^64 sums to 0, and
+     * 184467440737095516.17 (2^64 + 1 minor units) to 1; the checked loop
+     * redoes them.  A bad byte after many digits is a format problem. */
+    {"18446744073709551616", 0, false, CC_CONVERT_RANGE, 0},
+    {"184467440737095516.17", 2, false, CC_CONVERT_RANGE, 0},
+    {"99999999999999999999.0x", 2, false, CC_CONVERT_FORMAT, 0},
 };
 
 START_TEST(decimal_strings_convert_to_exact_minor_units)

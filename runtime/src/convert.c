@@ -646,11 +646,14 @@ cc_convert_t cc_convert_decimal(const char *text, size_t len, uint8_t scale,
         negative = true;
         i++;
     }
-    /* The form first: (0|[1-9][0-9]*) then, with a scale, '.' and exactly
-     * `scale` digits.  "01.00", "1.5" at scale 2, "1,50", "+1" are not it. */
+    /* The form: (0|[1-9][0-9]*) then, with a scale, '.' and exactly `scale`
+     * digits.  "01.00", "1.5" at scale 2, "1,50", "+1" are not it.  The
+     * digits are summed as they are checked, one pass: the sum is the value
+     * when there are at most 18 digits (below 10^18 < 2^63); with more it
+     * may have wrapped (unsigned, so defined) and is redone with checks. */
     int_start = i;
-    while (i < len && text[i] >= '0' && text[i] <= '9')
-        i++;
+    for (; i < len && (unsigned)(text[i] - '0') <= 9; i++)
+        v = v * 10 + (unsigned)(text[i] - '0');
     int_end = i;
     if (int_end == int_start || (text[int_start] == '0' && int_end - int_start > 1))
         return CC_CONVERT_FORMAT;
@@ -660,19 +663,18 @@ cc_convert_t cc_convert_decimal(const char *text, size_t len, uint8_t scale,
     } else {
         if (i >= len || text[i] != '.' || len - i - 1 != scale)
             return CC_CONVERT_FORMAT;
-        for (k = i + 1; k < len; k++)
-            if (text[k] < '0' || text[k] > '9')
+        for (k = i + 1; k < len; k++) {
+            const unsigned digit = (unsigned)(text[k] - '0');
+            if (digit > 9)
                 return CC_CONVERT_FORMAT;
+            v = v * 10 + digit;
+        }
     }
 
     /* The value: |minor| <= 2^63 - 1, or 2^63 when negative. */
-    limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    if (int_end - int_start + scale <= 18) {
-        /* 18 digits stay below 10^18 < 2^63: no check (or division) per digit. */
-        for (k = int_start; k < len; k++)
-            if (text[k] != '.')
-                v = v * 10 + (unsigned)(text[k] - '0');
-    } else {
+    if (int_end - int_start + scale > 18) {
+        limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+        v = 0;
         for (k = int_start; k < len; k++) {
             unsigned digit;
             if (text[k] == '.')
