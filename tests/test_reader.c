@@ -1795,6 +1795,49 @@ START_TEST(a_literal_run_into_a_letter_is_rejected_by_scan_literal)
 }
 END_TEST
 
+/* Every byte after true, false, null and "fals": the literal is read only
+ * when the byte cannot go on a word or a number (letters, digits, '_',
+ * '.', '+', '-'), and "fals" only as "false". */
+START_TEST(a_literal_ends_exactly_where_a_word_cannot_go_on)
+{
+    static const char *const words[] = {"true", "false", "null", "fals"};
+    size_t i;
+    int b;
+    for (i = 0; i < sizeof words / sizeof *words; i++)
+        for (b = 0; b < 256; b++) {
+            const size_t n = strlen(words[i]);
+            const bool fals = n == 4 && words[i][0] == 'f';
+            const bool word_byte = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
+                                   (b >= '0' && b <= '9') || b == '_' || b == '.' ||
+                                   b == '+' || b == '-';
+            char *text = malloc(n + 1); /* exactly the text: ASan sees a read past it */
+            cc_reader_t r;
+            cc_literal_t which;
+            bool ok;
+            ck_assert_ptr_nonnull(text);
+            memcpy(text, words[i], n);
+            text[n] = (char)b;
+            ck_assert(cc_reader_begin(&r, text, n + 1, false, DEFAULT_DEPTH));
+            ck_assert(cc_peek(&r) != -1);
+            ok = cc_scan_literal(&r, &which);
+            ck_assert_msg(ok == (fals ? b == 'e' : !word_byte), "%s then byte 0x%02X: %s",
+                          words[i], (unsigned)b, ok ? "read" : r.fail_message);
+            if (ok) {
+                ck_assert(r.p == (const unsigned char *)text + (fals ? n + 1 : n));
+                ck_assert_int_eq(which, words[i][0] == 't'   ? CC_LITERAL_TRUE
+                                        : words[i][0] == 'f' ? CC_LITERAL_FALSE
+                                                             : CC_LITERAL_NULL);
+            } else {
+                ck_assert_uint_eq(r.fail_offset, 0);
+                ck_assert_msg(strstr(r.fail_message, "unexpected word") != NULL,
+                              "%s then byte 0x%02X: %s", words[i], (unsigned)b,
+                              r.fail_message);
+            }
+            free(text);
+        }
+}
+END_TEST
+
 /* ------------------------------------------------------------------------
  * Depth: max_depth open containers, the root is 1
  * ------------------------------------------------------------------------ */
@@ -2214,6 +2257,7 @@ static Suite *reader_suite(void)
     tcase_add_loop_test(tc, literals_are_lowercase_true_false_and_null, 0,
                         COUNT(literal_rows));
     tcase_add_test(tc, a_literal_run_into_a_letter_is_rejected_by_scan_literal);
+    tcase_add_test(tc, a_literal_ends_exactly_where_a_word_cannot_go_on);
     suite_add_tcase(s, tc);
 
     /* The differential UTF-8 tests: exhaustive, so given more time. */
