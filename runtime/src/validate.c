@@ -641,12 +641,11 @@ static void put_bound(cc_str_t *s, const char *text, int64_t value)
         cc_str_puti(s, value);
 }
 
-/* `range` problem for an int64 against [minimum, maximum]. */
-static int check_int_range(cc_parse_t *c, const contractc_value_t *v, int64_t value,
-                           const char *echo, size_t echo_len, bool quoted)
+/* The `range` problem of check_int_range (out of line: reading an
+ * in-range value should not pay for building a message). */
+static int report_int_range(cc_parse_t *c, const contractc_value_t *v, int64_t value,
+                            const char *echo, size_t echo_len, bool quoted)
 {
-    if (value >= v->minimum && value <= v->maximum)
-        return V_OK;
     cc_msg_t m;
     msg_init(c, &m);
     if (quoted)
@@ -665,6 +664,15 @@ static int check_int_range(cc_parse_t *c, const contractc_value_t *v, int64_t va
     }
     msg_report(c, &m, CONTRACTC_KIND_RANGE, NULL);
     return fail(c) ? V_FAIL : V_BAD;
+}
+
+/* `range` problem for an int64 against [minimum, maximum]. */
+static inline int check_int_range(cc_parse_t *c, const contractc_value_t *v, int64_t value,
+                                  const char *echo, size_t echo_len, bool quoted)
+{
+    if (value >= v->minimum && value <= v->maximum)
+        return V_OK;
+    return report_int_range(c, v, value, echo, echo_len, quoted);
 }
 
 static int read_integer(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
