@@ -8,6 +8,7 @@ contractc_generate(TARGET nested_contracts
             ${NESTED_DATA}/nested_sums.contract.yaml
             ${NESTED_DATA}/nested_compare.contract.yaml
             ${NESTED_DATA}/nested_checks.contract.yaml
+            ${NESTED_DATA}/nested_item_checks.contract.yaml
             ${NESTED_DATA}/nested_paths.contract.yaml
             ${NESTED_DATA}/nested_limits.contract.yaml
   OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/generated_nested)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "nested_checks.h"
+#include "nested_item_checks.h"
 #include "nested_compare.h"
 #include "nested_dates.h"
 #include "nested_paths.h"
@@ -658,6 +659,35 @@ START_TEST(a_check_sees_the_typed_record_and_its_message_reaches_the_problem)
 }
 END_TEST
 
+/* Checks of a named type in a contract whose record has none: they run for
+ * every object of the type that was read, at any depth, and only then. */
+void nested_item_checks_line_in_file(const nested_item_checks_finding_t *item,
+                                     contractc_check_t *check)
+{
+    check_ctx_t *ctx = contractc_check_user(check);
+    ctx->item_calls++;
+    if (item->line > ctx->last_line)
+        contractc_check_fail(check, "the line is beyond the end of the file");
+}
+
+static const check_case_t item_check_cases[] = {
+    {"{\"findings\":[{\"line\":1},{\"line\":2}],\"first\":{\"line\":1}}", 9, false, NULL, 0, 3},
+    {"{\"findings\":[{\"line\":1},{\"line\":20}],\"first\":null}", 9, false,
+     "$.findings[1] rule (line_in_file)", 0, 2},
+    {"{\"findings\":[],\"first\":{\"line\":30}}", 9, false, "$.first rule (line_in_file)", 0, 1},
+    {"{\"findings\":[],\"first\":null}", 9, false, NULL, 0, 0},
+};
+
+START_TEST(checks_of_a_nested_type_run_without_one_on_the_record)
+{
+    const check_case_t *tc = &item_check_cases[_i];
+    check_ctx_t ctx = {0, 0, tc->last_line, tc->fail_record, NULL, false};
+    reply_case_t rc = {tc->reply, tc->expected};
+    check_case(&nested_item_checks_contract, &rc, &ctx);
+    ck_assert_int_eq(ctx.item_calls, tc->item_calls);
+}
+END_TEST
+
 /* ---- paths -------------------------------------------------------------- */
 
 #define P(x, y) "{\"x\":" #x ",\"y\":" #y ",\"tag\":null}"
@@ -890,6 +920,8 @@ static Suite *nested_suite(void)
     tcase_add_loop_test(tc, each_check_runs_once_per_owner_only_on_a_clean_record, 0,
                         N_OF(check_cases));
     tcase_add_test(tc, a_check_sees_the_typed_record_and_its_message_reaches_the_problem);
+    tcase_add_loop_test(tc, checks_of_a_nested_type_run_without_one_on_the_record, 0,
+                        N_OF(item_check_cases));
     suite_add_tcase(s, tc);
 
     tc = tcase_create("paths");

@@ -67,6 +67,7 @@ typedef struct cc_parse {
     void *user;
     size_t found;  /* problems found in this parse, kept or dropped */
     bool oom;
+    bool checks_seen; /* an object read has a `check` rule (run_rules) */
     const struct cc_step *at; /* the value being read; NULL: the root "$" */
     /* The buffers a message (cc_msg_t) starts in, so that a typical problem
      * allocates only its copy in the list.  One message is built at a
@@ -1492,7 +1493,11 @@ static void run_rules(cc_parse_t *c, const contractc_object_t *o, const unsigned
                 run_compare(c, o, rule, base);
             break;
         case CONTRACTC_RULE_CHECK:
-            break; /* after the whole record, when it is clean */
+            /* After the whole record, when it is clean: every object of
+             * a clean record passed here, so this is how contractc_parse
+             * knows whether there is a check to run. */
+            c->checks_seen = true;
+            break;
         }
         if (fail(c))
             return;
@@ -1754,30 +1759,6 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
     }
 }
 
-static bool has_checks_value(const contractc_value_t *v, unsigned depth);
-
-static bool has_checks_object(const contractc_object_t *o, unsigned depth)
-{
-    if (depth > 64)
-        return false;
-    for (uint32_t i = 0; i < o->rule_count; i++)
-        if (o->rules[i].kind == CONTRACTC_RULE_CHECK)
-            return true;
-    for (uint32_t i = 0; i < o->field_count; i++)
-        if (has_checks_value(&o->fields[i].value, depth + 1))
-            return true;
-    return false;
-}
-
-static bool has_checks_value(const contractc_value_t *v, unsigned depth)
-{
-    if (v->type == CONTRACTC_TYPE_OBJECT)
-        return has_checks_object(v->object, depth);
-    if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
-        return has_checks_value(v->items, depth + 1);
-    return false;
-}
-
 /* ------------------------------------------------------------------------
  * Entry point
  * ------------------------------------------------------------------------ */
@@ -1855,6 +1836,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     c->arena = NULL;
     c->found = 0;
     c->oom = false;
+    c->checks_seen = false;
     c->at = NULL;
     c->msg_busy = false;
     c->unexpected_for = NULL;
@@ -1924,7 +1906,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         report_document(c, keep, dropped);
         goto done;
     }
-    if (c->found == 0 && has_checks_object(root, 0)) {
+    if (c->found == 0 && c->checks_seen) {
         run_checks_object(c, root, out);
     }
     if (!c->oom && c->found == 0)
