@@ -392,8 +392,9 @@ static void bit_set(uint64_t *bits, size_t i) { bits[i / 64] |= (uint64_t)1 << (
 
 static bool fail(cc_parse_t *c) { return c->r.failed || c->oom; }
 
-/* a[0..n) == b[0..n).  Keys are short: word compares beat a call to memcmp. */
-static bool bytes_equal(const char *a, const char *b, size_t n)
+/* a[0..n) == b[0..n).  Keys are short: word compares beat a call to memcmp.
+ * Inline: it runs for every key and enum value, for a few instructions. */
+static inline bool bytes_equal(const char *a, const char *b, size_t n)
 {
     uint64_t x, y;
     if (n >= 8) {
@@ -494,20 +495,46 @@ static int contains(cc_parse_t *c, const char *hay, size_t hn, const char *nee, 
  * Reading values
  * ------------------------------------------------------------------------ */
 
-/* Where one value goes: dst (the member), aux (its size_t _len or _count),
- * has (the bool has_X of a nullable field). */
+/* Where one value goes, as offsets into the struct at `base` (the record,
+ * an object or an array item), as the field table has them: the member,
+ * its size_t _len or _count (aux) and the bool has_X of a nullable field,
+ * UINT32_MAX for none.  Offsets are copied for each member read, where
+ * pointers had to be worked out. */
 typedef struct cc_slot {
-    unsigned char *dst;
-    size_t *aux;
-    bool *has;
+    unsigned char *base;
+    uint32_t offset, aux_offset, has_offset;
 } cc_slot_t;
 
-static int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
-                      cc_slot_t slot, bool *own_ok, uint64_t *item_ok);
+/* The member itself. */
+static unsigned char *slot_dst(const cc_slot_t *s) { return s->base + s->offset; }
 
-/* Reads a value of the wrong JSON type and reports a `type` problem. */
+/* Sets the _len or _count of the member, when it has one. */
+static void slot_set_aux(const cc_slot_t *s, size_t n)
+{
+    if (s->aux_offset != UINT32_MAX)
+        memcpy(s->base + s->aux_offset, &n, sizeof n);
+}
+
+/* Sets has_X of a nullable member: its value is stated. */
+static void slot_set_has(const cc_slot_t *s)
+{
+    static const bool stated = true;
+    if (s->has_offset != UINT32_MAX)
+        memcpy(s->base + s->has_offset, &stated, sizeof stated);
+}
+
+static int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
+                      const cc_slot_t *slot, bool *own_ok, uint64_t *item_ok);
+
+/* Reads a value of the wrong JSON type and reports a `type` problem; at
+ * the end of the reply (ch < 0), a `syntax` problem. */
 static int read_mismatch(cc_parse_t *c, const contractc_value_t *v, int ch)
 {
+    if (ch < 0) {
+        cc_reader_fail(&c->r, CONTRACTC_KIND_SYNTAX, (size_t)(c->r.p - c->r.raw),
+                       "the reply ends where a value was expected");
+        return V_FAIL;
+    }
     cc_msg_t m;
     msg_init(c, &m);
     msg_both(&m, "found ");
@@ -552,8 +579,11 @@ failed:
     return V_FAIL;
 }
 
-static int read_string(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
+/* A string: length, pattern and grounding, then a copy in the arena. */
+static int read_string(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
 {
+    if (ch != '"')
+        return read_mismatch(c, v, ch);
     cc_string_token_t t;
     bool copied;
     if (!cc_scan_string_copy(&c->r, &t, c->text, sizeof c->text, &copied))
@@ -628,9 +658,8 @@ static int read_string(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot
         memcpy(copy, text, t.decoded_len);
         copy[t.decoded_len] = '\0';
     }
-    memcpy(slot.dst, &copy, sizeof copy);
-    if (slot.aux)
-        *slot.aux = t.decoded_len;
+    memcpy(slot_dst(slot), &copy, sizeof copy);
+    slot_set_aux(slot, t.decoded_len);
     return V_OK;
 }
 
@@ -676,8 +705,11 @@ static inline int check_int_range(cc_parse_t *c, const contractc_value_t *v, int
     return report_int_range(c, v, value, echo, echo_len, quoted);
 }
 
-static int read_integer(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
+/* An integer: exact (I-JSON range), then its bounds. */
+static int read_integer(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
 {
+    if (ch != '-' && !(ch >= '0' && ch <= '9'))
+        return read_mismatch(c, v, ch);
     int64_t value;
     const unsigned char *start = c->r.p;
     if (cc_scan_small_integer(&c->r, &value)) {
@@ -686,7 +718,7 @@ static int read_integer(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slo
                                  false);
         if (rr != V_OK)
             return rr;
-        memcpy(slot.dst, &value, sizeof value);
+        memcpy(slot_dst(slot), &value, sizeof value);
         return V_OK;
     }
     cc_number_token_t t;
@@ -710,12 +742,15 @@ static int read_integer(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slo
     int rr = check_int_range(c, v, value, (const char *)t.text, t.len, false);
     if (rr != V_OK)
         return rr;
-    memcpy(slot.dst, &value, sizeof value);
+    memcpy(slot_dst(slot), &value, sizeof value);
     return V_OK;
 }
 
-static int read_number(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
+/* A number: a finite double, then its bounds. */
+static int read_number(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
 {
+    if (ch != '-' && !(ch >= '0' && ch <= '9'))
+        return read_mismatch(c, v, ch);
     cc_number_token_t t;
     if (!cc_scan_number(&c->r, &t))
         return V_FAIL;
@@ -741,7 +776,7 @@ static int read_number(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot
         msg_report(c, &m, CONTRACTC_KIND_RANGE, NULL);
         return fail(c) ? V_FAIL : V_BAD;
     }
-    memcpy(slot.dst, &value, sizeof value);
+    memcpy(slot_dst(slot), &value, sizeof value);
     return V_OK;
 }
 
@@ -769,65 +804,98 @@ static int string_problem(cc_parse_t *c, contractc_kind_t kind, const char *text
     return fail(c) ? V_FAIL : V_BAD;
 }
 
-/* Decimal, enum, date and datetime: strings with a fixed form. */
-static int read_formatted(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot)
+/* Decimal, enum, date and datetime are strings with a fixed form, each
+ * read by its own function (read_value picks it: one dispatch per value).
+ * This is their common start: the decoded text of the string at the
+ * cursor, or NULL on failure. */
+static inline const char *fixed_text(cc_parse_t *c, cc_string_token_t *t)
 {
+    if (!cc_scan_string(&c->r, t))
+        return NULL;
+    return string_text(c, t);
+}
+
+/* A decimal: minor units (int64) by its form and scale, then its bounds. */
+static int read_decimal(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
+{
+    if (ch != '"')
+        return read_mismatch(c, v, ch);
     cc_string_token_t t;
-    if (!cc_scan_string(&c->r, &t))
-        return V_FAIL;
-    const char *text = string_text(c, &t);
+    const char *text = fixed_text(c, &t);
     if (!text)
         return V_FAIL;
     size_t n = t.decoded_len;
-    switch (v->type) {
-    case CONTRACTC_TYPE_DECIMAL: {
-        int64_t minor;
-        cc_convert_t rc = cc_convert_decimal(text, n, v->scale, v->is_signed, &minor);
-        if (rc == CC_CONVERT_FORMAT)
-            return string_problem(c, CONTRACTC_KIND_FORMAT, text, n, v);
-        if (rc == CC_CONVERT_RANGE) {
-            cc_msg_t m;
-            msg_init(c, &m);
-            cc_str_quote(&m.model, text, n);
-            cc_str_puts(&m.log, "the value");
-            msg_both(&m, " is too large");
-            msg_report(c, &m, CONTRACTC_KIND_RANGE, NULL);
-            return fail(c) ? V_FAIL : V_BAD;
-        }
-        int rr = check_int_range(c, v, minor, text, n, true);
-        if (rr != V_OK)
-            return rr;
-        memcpy(slot.dst, &minor, sizeof minor);
-        return V_OK;
+    int64_t minor;
+    cc_convert_t rc = cc_convert_decimal(text, n, v->scale, v->is_signed, &minor);
+    if (rc == CC_CONVERT_FORMAT)
+        return string_problem(c, CONTRACTC_KIND_FORMAT, text, n, v);
+    if (rc == CC_CONVERT_RANGE) {
+        cc_msg_t m;
+        msg_init(c, &m);
+        cc_str_quote(&m.model, text, n);
+        cc_str_puts(&m.log, "the value");
+        msg_both(&m, " is too large");
+        msg_report(c, &m, CONTRACTC_KIND_RANGE, NULL);
+        return fail(c) ? V_FAIL : V_BAD;
     }
-    case CONTRACTC_TYPE_ENUM: {
-        const contractc_enum_t *e = v->enumeration;
-        for (uint32_t i = 0; i < e->count; i++) {
-            if (e->values[i].len == n && bytes_equal(e->values[i].text, text, n)) {
-                int value = (int)i + 1;
-                memcpy(slot.dst, &value, sizeof value);
-                return V_OK;
-            }
-        }
-        return string_problem(c, CONTRACTC_KIND_ENUM, text, n, v);
-    }
-    case CONTRACTC_TYPE_DATE: {
-        contractc_date_t d;
-        if (cc_convert_date(text, n, &d) != CC_CONVERT_OK)
-            return string_problem(c, CONTRACTC_KIND_FORMAT, text, n, v);
-        memcpy(slot.dst, &d, sizeof d);
-        return V_OK;
-    }
-    case CONTRACTC_TYPE_DATETIME: {
-        contractc_datetime_t d;
-        if (cc_convert_datetime(text, n, &d) != CC_CONVERT_OK)
-            return string_problem(c, CONTRACTC_KIND_FORMAT, text, n, v);
-        memcpy(slot.dst, &d, sizeof d);
-        return V_OK;
-    }
-    default:
+    int rr = check_int_range(c, v, minor, text, n, true);
+    if (rr != V_OK)
+        return rr;
+    memcpy(slot_dst(slot), &minor, sizeof minor);
+    return V_OK;
+}
+
+/* An enum: the C value of its exact spelling (index + 1). */
+static int read_enum(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
+{
+    if (ch != '"')
+        return read_mismatch(c, v, ch);
+    cc_string_token_t t;
+    const char *text = fixed_text(c, &t);
+    if (!text)
         return V_FAIL;
+    size_t n = t.decoded_len;
+    const contractc_enum_t *e = v->enumeration;
+    for (uint32_t i = 0; i < e->count; i++) {
+        if (e->values[i].len == n && bytes_equal(e->values[i].text, text, n)) {
+            int value = (int)i + 1;
+            memcpy(slot_dst(slot), &value, sizeof value);
+            return V_OK;
+        }
     }
+    return string_problem(c, CONTRACTC_KIND_ENUM, text, n, v);
+}
+
+/* A date, a real calendar day (RFC 3339 full-date). */
+static int read_date(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
+{
+    if (ch != '"')
+        return read_mismatch(c, v, ch);
+    cc_string_token_t t;
+    const char *text = fixed_text(c, &t);
+    if (!text)
+        return V_FAIL;
+    contractc_date_t d;
+    if (cc_convert_date(text, t.decoded_len, &d) != CC_CONVERT_OK)
+        return string_problem(c, CONTRACTC_KIND_FORMAT, text, t.decoded_len, v);
+    memcpy(slot_dst(slot), &d, sizeof d);
+    return V_OK;
+}
+
+/* A date-time with its offset (RFC 3339). */
+static int read_datetime(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
+{
+    if (ch != '"')
+        return read_mismatch(c, v, ch);
+    cc_string_token_t t;
+    const char *text = fixed_text(c, &t);
+    if (!text)
+        return V_FAIL;
+    contractc_datetime_t d;
+    if (cc_convert_datetime(text, t.decoded_len, &d) != CC_CONVERT_OK)
+        return string_problem(c, CONTRACTC_KIND_FORMAT, text, t.decoded_len, v);
+    memcpy(slot_dst(slot), &d, sizeof d);
+    return V_OK;
 }
 
 static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
@@ -837,7 +905,7 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
  * the rest are still validated into one scratch slot so that memory stays
  * bounded).  own_ok: the array's own checks (item count) passed.
  * item_ok: for items that are objects, the AND of their fields' ok bits. */
-static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
+static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
                       bool *own_ok, uint64_t *item_ok)
 {
     const contractc_value_t *iv = v->items;
@@ -888,9 +956,12 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
                 at = scratch;
             }
             step.n = count;
-            cc_slot_t s = {at, NULL, NULL};
-            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY)
-                s.aux = (size_t *)(void *)(at + sizeof(void *));
+            /* A string or an array item is a pointer and its size_t. */
+            cc_slot_t s = {at, 0,
+                           iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY
+                               ? (uint32_t)sizeof(void *)
+                               : UINT32_MAX,
+                           UINT32_MAX};
             uint64_t bits[CC_BITSET_WORDS];
             int r;
             if (iv->type == CONTRACTC_TYPE_OBJECT && cc_peek(&c->r) == '{') {
@@ -900,7 +971,7 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
                         item_ok[w] &= bits[w];
             } else {
                 bool item_own_ok;
-                r = read_value(c, iv, false, s, &item_own_ok, NULL);
+                r = read_value(c, iv, false, &s, &item_own_ok, NULL);
                 if (item_ok && iv->type == CONTRACTC_TYPE_OBJECT)
                     memset(item_ok, 0, CC_BITSET_WORDS * sizeof *item_ok);
             }
@@ -948,97 +1019,104 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, cc_slot_t slot,
     }
     if (count > keep)
         count = keep;
-    memcpy(slot.dst, &items, sizeof items);
-    if (slot.aux)
-        *slot.aux = count;
+    memcpy(slot_dst(slot), &items, sizeof items);
+    slot_set_aux(slot, count);
     return fail(c) ? V_FAIL : result;
 }
 
-/* Reads one value of descriptor `v` at the cursor into `slot`.
- * own_ok: the value's own checks passed (for arrays, apart from items). */
-static int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
-                      cc_slot_t slot, bool *own_ok, uint64_t *item_ok)
+/* A `null` where a value of descriptor `v` was expected: accepted when
+ * nullable (has_X stays false: "not stated"), else a `null` problem. */
+static int read_null(cc_parse_t *c, const contractc_value_t *v, bool nullable, bool *own_ok)
+{
+    cc_literal_t lit;
+    if (!cc_scan_literal(&c->r, &lit))
+        return V_FAIL;
+    if (nullable) {
+        *own_ok = true;
+        return V_OK;
+    }
+    cc_msg_t m;
+    msg_init(c, &m);
+    msg_both(&m, "null is not allowed here; expected ");
+    put_expected(&m.model, v);
+    put_expected(&m.log, v);
+    msg_report(c, &m, CONTRACTC_KIND_NULL, NULL);
+    return fail(c) ? V_FAIL : V_BAD;
+}
+
+/* An object value, into the struct at slot_dst(slot). */
+static int read_object_value(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
+                             bool *own_ok)
+{
+    uint64_t bits[CC_BITSET_WORDS];
+    int r = read_object(c, v->object, slot_dst(slot), bits);
+    if (r != V_FAIL)
+        *own_ok = true;
+    if (r != V_FAIL)
+        slot_set_has(slot);
+    return r;
+}
+
+/* A boolean (the other scalar readers are above). */
+static int read_boolean(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
+{
+    if (ch != 't' && ch != 'f')
+        return read_mismatch(c, v, ch);
+    cc_literal_t lit;
+    if (!cc_scan_literal(&c->r, &lit))
+        return V_FAIL;
+    bool value = lit == CC_LITERAL_TRUE;
+    memcpy(slot_dst(slot), &value, sizeof value);
+    return V_OK;
+}
+
+/* The reader of each scalar type, given the value's first byte ch (not
+ * 'n': read_null): each reads a value of another JSON type, or the end of
+ * the reply (ch < 0), with read_mismatch.  Called through this table, so
+ * that no compiler merges them into read_value. */
+typedef int (*cc_scalar_reader_t)(cc_parse_t *c, const contractc_value_t *v,
+                                  const cc_slot_t *slot, int ch);
+static const cc_scalar_reader_t scalar_readers[CONTRACTC_TYPE_DATETIME + 1] = {
+    [CONTRACTC_TYPE_STRING] = read_string,
+    [CONTRACTC_TYPE_INTEGER] = read_integer,
+    [CONTRACTC_TYPE_NUMBER] = read_number,
+    [CONTRACTC_TYPE_BOOLEAN] = read_boolean,
+    [CONTRACTC_TYPE_DECIMAL] = read_decimal,
+    [CONTRACTC_TYPE_ENUM] = read_enum,
+    [CONTRACTC_TYPE_DATE] = read_date,
+    [CONTRACTC_TYPE_DATETIME] = read_datetime,
+};
+
+/*
+ * Reads one value of descriptor `v` at the cursor into `slot`.
+ * own_ok: the value's own checks passed (for arrays, apart from items).
+ * Inline and small: it runs for every member and item, and the reader it
+ * picks is out of line, so that reading a value pays for the registers
+ * and stack of its own type's reader only, not for those of every type's.
+ */
+static inline int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
+                             const cc_slot_t *slot, bool *own_ok, uint64_t *item_ok)
 {
     *own_ok = false;
     int ch = cc_peek(&c->r);
-    if (ch < 0) {
-        cc_reader_fail(&c->r, CONTRACTC_KIND_SYNTAX, (size_t)(c->r.p - c->r.raw),
-                       "the reply ends where a value was expected");
-        return V_FAIL;
-    }
-    if (ch == 'n') {
-        cc_literal_t lit;
-        if (!cc_scan_literal(&c->r, &lit))
-            return V_FAIL;
-        if (nullable) {
-            *own_ok = true;
-            return V_OK; /* has_X stays false: "not stated" */
-        }
-        cc_msg_t m;
-        msg_init(c, &m);
-        msg_both(&m, "null is not allowed here; expected ");
-        put_expected(&m.model, v);
-        put_expected(&m.log, v);
-        msg_report(c, &m, CONTRACTC_KIND_NULL, NULL);
-        return fail(c) ? V_FAIL : V_BAD;
-    }
-    int r;
-    switch (v->type) {
-    case CONTRACTC_TYPE_STRING:
-        r = ch == '"' ? read_string(c, v, slot) : read_mismatch(c, v, ch);
-        break;
-    case CONTRACTC_TYPE_INTEGER:
-        r = (ch == '-' || (ch >= '0' && ch <= '9')) ? read_integer(c, v, slot)
-                                                    : read_mismatch(c, v, ch);
-        break;
-    case CONTRACTC_TYPE_NUMBER:
-        r = (ch == '-' || (ch >= '0' && ch <= '9')) ? read_number(c, v, slot)
-                                                    : read_mismatch(c, v, ch);
-        break;
-    case CONTRACTC_TYPE_BOOLEAN:
-        if (ch == 't' || ch == 'f') {
-            cc_literal_t lit;
-            if (!cc_scan_literal(&c->r, &lit))
-                return V_FAIL;
-            bool value = lit == CC_LITERAL_TRUE;
-            memcpy(slot.dst, &value, sizeof value);
-            r = V_OK;
-        } else {
-            r = read_mismatch(c, v, ch);
-        }
-        break;
-    case CONTRACTC_TYPE_DECIMAL:
-    case CONTRACTC_TYPE_ENUM:
-    case CONTRACTC_TYPE_DATE:
-    case CONTRACTC_TYPE_DATETIME:
-        r = ch == '"' ? read_formatted(c, v, slot) : read_mismatch(c, v, ch);
-        break;
-    case CONTRACTC_TYPE_OBJECT:
-        if (ch != '{')
-            return read_mismatch(c, v, ch);
-        {
-            uint64_t bits[CC_BITSET_WORDS];
-            r = read_object(c, v->object, slot.dst, bits);
-        }
-        if (r != V_FAIL)
-            *own_ok = true;
-        if (r != V_FAIL && slot.has)
-            *slot.has = true;
-        return r;
-    case CONTRACTC_TYPE_ARRAY:
+    if (ch == 'n')
+        return read_null(c, v, nullable, own_ok);
+    if (v->type == CONTRACTC_TYPE_OBJECT)
+        return ch == '{' ? read_object_value(c, v, slot, own_ok) : read_mismatch(c, v, ch);
+    if (v->type == CONTRACTC_TYPE_ARRAY) {
         if (ch != '[')
             return read_mismatch(c, v, ch);
-        r = read_array(c, v, slot, own_ok, item_ok);
-        if (r != V_FAIL && slot.has)
-            *slot.has = true;
+        int r = read_array(c, v, slot, own_ok, item_ok);
+        if (r != V_FAIL)
+            slot_set_has(slot);
         return r;
-    default:
-        return V_FAIL;
     }
+    if (v->type < CONTRACTC_TYPE_STRING || v->type > CONTRACTC_TYPE_DATETIME)
+        return V_FAIL;
+    int r = scalar_readers[v->type](c, v, slot, ch);
     if (r == V_OK) {
         *own_ok = true;
-        if (slot.has)
-            *slot.has = true;
+        slot_set_has(slot);
     }
     return r;
 }
@@ -1618,17 +1696,13 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                 step.kind = STEP_FIELD;
                 step.field = f;
                 size_t before = c->found;
-                cc_slot_t slot = {base + f->offset,
-                                  f->aux_offset == UINT32_MAX ? NULL
-                                                              : (size_t *)(void *)(base + f->aux_offset),
-                                  f->has_offset == UINT32_MAX ? NULL
-                                                              : (bool *)(void *)(base + f->has_offset)};
+                cc_slot_t slot = {base, f->offset, f->aux_offset, f->has_offset};
                 cc_sum_gate_t *g = NULL;
                 for (size_t k = 0; k < sum_count; k++)
                     if (sums[k].rule->sum_array == fi)
                         g = &sums[k];
                 bool own_ok = false;
-                int r = read_value(c, &f->value, f->nullable, slot, &own_ok, g ? g->item_ok : NULL);
+                int r = read_value(c, &f->value, f->nullable, &slot, &own_ok, g ? g->item_ok : NULL);
                 if (r == V_FAIL)
                     return V_FAIL;
                 if (g)
