@@ -265,8 +265,16 @@ static void emit_dfa(emit_t *e, const cc_table_dfa_t *d)
     const contractc_dfa_t *t = d->table;
     cc_buf_puts(b, "\n/* pattern ");
     comment_text(b, t->source);
-    cc_buf_printf(b, ": %" PRIu32 " states (0 is dead), %" PRIu32 " byte classes */\n",
-                  t->state_count, t->class_count);
+    /* The byte classes in use: tables.c may pad the count to a power of two. */
+    uint32_t used = 0;
+    for (int i = 0; i < 256; i++)
+        if (t->byte_class[i] >= used)
+            used = t->byte_class[i] + 1u;
+    cc_buf_printf(b, ": %" PRIu32 " states (0 is dead), %" PRIu32 " byte classes", t->state_count,
+                  t->class_count);
+    if (used < t->class_count)
+        cc_buf_printf(b, " (%" PRIu32 " used, padded to a power of two)", used);
+    cc_buf_puts(b, " */\n");
     cc_buf_printf(b, "static const uint8_t %s_class[256] = {", d->ident);
     for (int i = 0; i < 256; i++)
         cc_buf_printf(b, "%s%u%s", i % 16 ? " " : "\n    ", t->byte_class[i], i < 255 ? "," : "");

@@ -1923,6 +1923,22 @@ void cc_dfa_free(cc_dfa_t *dfa)
     free(dfa);
 }
 
+uint32_t cc_dfa_table_classes(const cc_dfa_t *dfa)
+{
+    uint32_t classes = 1;
+    while (classes < dfa->class_count)
+        classes *= 2;
+    return (uint64_t)dfa->state_count * classes <= CC_DFA_PAD_MAX ? classes : dfa->class_count;
+}
+
+void cc_dfa_table_next(const cc_dfa_t *dfa, uint32_t classes, uint16_t *next)
+{
+    for (uint32_t q = 0; q < dfa->state_count; q++)
+        for (uint32_t c = 0; c < classes; c++)
+            next[(size_t)q * classes + c] =
+                c < dfa->class_count ? dfa->next[(size_t)q * dfa->class_count + c] : 0;
+}
+
 bool cc_dfa_matches(const cc_dfa_t *dfa, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s, *end;

@@ -43,6 +43,19 @@ cc_dfa_t *cc_pattern_compile(const char *pattern, cc_pattern_error_t *err);
 
 void cc_dfa_free(cc_dfa_t *dfa);
 
+/* The class count of the runtime's table for `dfa`: the next power of two
+ * when the table then has at most CC_DFA_PAD_MAX entries, else
+ * dfa->class_count.  With a power of two the runtime finds a state's row
+ * with a shift rather than a multiply, on its byte loop's critical path
+ * (runtime/src/dfa.c); no byte maps to the padding classes. */
+#define CC_DFA_PAD_MAX 65536u
+uint32_t cc_dfa_table_classes(const cc_dfa_t *dfa);
+
+/* Writes dfa->next with `classes` (>= dfa->class_count) columns to
+ * next[0..state_count * classes): the padding columns lead to the dead
+ * state 0. */
+void cc_dfa_table_next(const cc_dfa_t *dfa, uint32_t classes, uint16_t *next);
+
 /* Whole-string match on the compiled DFA (for tests and examples). */
 bool cc_dfa_matches(const cc_dfa_t *dfa, const char *s, size_t len);
 

@@ -285,11 +285,18 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
         snprintf(num, sizeof num, "pattern%zu", b->t->dfa_count - 1);
         d->ident = ident_for(b, b->t->objects[0].ident, num);
         dfa->source = pool_strdup(b, v->pattern);
+        /* The class count padded to a power of two where that is cheap
+         * (cc_dfa_table_classes): the runtime's loop then shifts. */
+        const uint32_t classes = cc_dfa_table_classes(v->dfa);
+        uint16_t *next = pool_alloc(b, (size_t)v->dfa->state_count * classes * sizeof *next);
+        if (!next)
+            return;
+        cc_dfa_table_next(v->dfa, classes, next);
         dfa->state_count = v->dfa->state_count;
-        dfa->class_count = v->dfa->class_count;
+        dfa->class_count = classes;
         dfa->start = v->dfa->start;
         dfa->byte_class = v->dfa->byte_class;
-        dfa->next = v->dfa->next;
+        dfa->next = next;
         dfa->accepting = v->dfa->accepting;
         out->pattern = dfa;
     }

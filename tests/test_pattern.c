@@ -661,7 +661,7 @@ START_TEST(each_oracle_pattern_agrees_with_pcre2_on_thousands_of_strings)
     pcre2_code *re;
     pcre2_match_data *md;
     cc_dfa_t *d = compile_ok(pattern);
-    contractc_dfa_t view = view_of(d, pattern);
+    contractc_dfa_t view = view_of(d, pattern), padded = view;
     alphabet_t alpha;
     gen_t g;
     rng_t r;
@@ -677,6 +677,14 @@ START_TEST(each_oracle_pattern_agrees_with_pcre2_on_thousands_of_strings)
                   (size_t)erroffset);
     md = pcre2_match_data_create_from_pattern(re, NULL);
     ck_assert_ptr_nonnull(md);
+    /* The runtime also runs the table as tables.c makes it, its class
+     * count padded to a power of two (the shift loop), where the view of
+     * the minimal table takes the multiply loop unless its count is one. */
+    padded.class_count = cc_dfa_table_classes(d);
+    uint16_t *padded_next = malloc((size_t)d->state_count * padded.class_count * sizeof *padded_next);
+    ck_assert_ptr_nonnull(padded_next);
+    cc_dfa_table_next(d, padded.class_count, padded_next);
+    padded.next = padded_next;
 
     r.s = 0x9E3779B97F4A7C15ull ^ ((uint64_t)(_i + 1) * 0x100000001B3ull);
     alphabet_for(&alpha, pattern);
@@ -684,7 +692,7 @@ START_TEST(each_oracle_pattern_agrees_with_pcre2_on_thousands_of_strings)
     g.rng = &r;
     g.alpha = &alpha;
     for (t = 0; t < ORACLE_RANDOM + ORACLE_BUILT; t++) {
-        bool want, got_gen, got_rt;
+        bool want, got_gen, got_rt, got_pad;
         int rc;
         g.len = 0;
         if (t < ORACLE_RANDOM) {
@@ -702,9 +710,11 @@ START_TEST(each_oracle_pattern_agrees_with_pcre2_on_thousands_of_strings)
         want = rc >= 0;
         got_gen = cc_dfa_matches(d, g.buf, g.len);
         got_rt = contractc_dfa_match(&view, g.buf, g.len);
-        ck_assert_msg(got_gen == want && got_rt == want,
+        got_pad = contractc_dfa_match(&padded, g.buf, g.len);
+        ck_assert_msg(got_gen == want && got_rt == want && got_pad == want,
                       "pattern '%s' string \"%s\" (%zu bytes): PCRE2 %d, cc_dfa_matches %d,"
-                      " contractc_dfa_match %d", pattern, g.buf, g.len, want, got_gen, got_rt);
+                      " contractc_dfa_match %d, padded to %u classes %d", pattern, g.buf, g.len,
+                      want, got_gen, got_rt, (unsigned)padded.class_count, got_pad);
         tested++;
         matched += want;
     }
@@ -717,6 +727,7 @@ START_TEST(each_oracle_pattern_agrees_with_pcre2_on_thousands_of_strings)
     pcre2_match_data_free(md);
     pcre2_code_free(re);
     pcre2_compile_context_free(cctx);
+    free(padded_next);
     cc_dfa_free(d);
 }
 END_TEST
@@ -852,6 +863,36 @@ START_TEST(the_dfa_has_the_minimal_number_of_states_and_classes)
 }
 END_TEST
 
+/* The runtime's table (tables.c): the class count padded to the next power
+ * of two, the padding columns dead, the others as compiled; not padded when
+ * the table would pass CC_DFA_PAD_MAX entries. */
+START_TEST(the_runtime_table_pads_the_classes_to_a_power_of_two_while_small)
+{
+    const shape_t *s = &shapes[_i];
+    cc_dfa_t *d = compile_ok(s->pattern), big;
+    uint32_t classes = cc_dfa_table_classes(d), q, c;
+    uint16_t *next = malloc((size_t)d->state_count * classes * sizeof *next);
+    ck_assert_ptr_nonnull(next);
+    ck_assert_msg((classes & (classes - 1)) == 0 && classes >= d->class_count &&
+                      classes < 2 * d->class_count + (d->class_count == 1),
+                  "'%s': %u classes padded to %u", s->pattern, (unsigned)d->class_count,
+                  (unsigned)classes);
+    cc_dfa_table_next(d, classes, next);
+    for (q = 0; q < d->state_count; q++)
+        for (c = 0; c < classes; c++)
+            ck_assert_uint_eq(next[(size_t)q * classes + c],
+                              c < d->class_count ? d->next[(size_t)q * d->class_count + c] : 0);
+    free(next);
+    big = *d;
+    big.state_count = CC_DFA_PAD_MAX / 4 + 1;
+    big.class_count = 3;
+    ck_assert_uint_eq(cc_dfa_table_classes(&big), 3);
+    big.state_count = CC_DFA_PAD_MAX / 4;
+    ck_assert_uint_eq(cc_dfa_table_classes(&big), 4);
+    cc_dfa_free(d);
+}
+END_TEST
+
 START_TEST(state_zero_is_dead_and_the_start_state_is_one)
 {
     cc_dfa_t *d = compile_ok("A-[0-9]+");
@@ -932,6 +973,8 @@ static Suite *pattern_suite(void)
     tcase_add_loop_test(tc, equivalent_patterns_give_identical_minimal_tables, 0,
                         (int)(sizeof equivalents / sizeof equivalents[0]));
     tcase_add_loop_test(tc, the_dfa_has_the_minimal_number_of_states_and_classes, 0,
+                        (int)(sizeof shapes / sizeof shapes[0]));
+    tcase_add_loop_test(tc, the_runtime_table_pads_the_classes_to_a_power_of_two_while_small, 0,
                         (int)(sizeof shapes / sizeof shapes[0]));
     tcase_add_test(tc, state_zero_is_dead_and_the_start_state_is_one);
     suite_add_tcase(s, tc);

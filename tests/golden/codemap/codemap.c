@@ -18,7 +18,7 @@
 
 /* ---- tables -------------------------------------------------------------- */
 
-/* pattern [A-Za-z_][A-Za-z0-9_]*: 3 states (0 is dead), 3 byte classes */
+/* pattern [A-Za-z_][A-Za-z0-9_]*: 3 states (0 is dead), 4 byte classes (3 used, padded to a power of two) */
 static const uint8_t codemap_pattern0_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -37,10 +37,10 @@ static const uint8_t codemap_pattern0_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 };
-static const uint16_t codemap_pattern0_next[9] = {
-    /* 0 */ 0, 0, 0,
-    /* 1 */ 0, 0, 2,
-    /* 2 */ 0, 2, 2
+static const uint16_t codemap_pattern0_next[12] = {
+    /* 0 */ 0, 0, 0, 0,
+    /* 1 */ 0, 0, 2, 0,
+    /* 2 */ 0, 2, 2, 0
 };
 static const uint8_t codemap_pattern0_accepting[3] = {
     0, 0, 1
@@ -48,7 +48,7 @@ static const uint8_t codemap_pattern0_accepting[3] = {
 static const contractc_dfa_t codemap_pattern0 = {
     .source = "[A-Za-z_][A-Za-z0-9_]*",
     .state_count = 3,
-    .class_count = 3,
+    .class_count = 4,
     .start = 1,
     .byte_class = codemap_pattern0_class,
     .next = codemap_pattern0_next,

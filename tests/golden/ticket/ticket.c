@@ -18,7 +18,7 @@
 
 /* ---- tables -------------------------------------------------------------- */
 
-/* pattern [a-z][a-z0-9-]*: 3 states (0 is dead), 3 byte classes */
+/* pattern [a-z][a-z0-9-]*: 3 states (0 is dead), 4 byte classes (3 used, padded to a power of two) */
 static const uint8_t ticket_pattern0_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -37,10 +37,10 @@ static const uint8_t ticket_pattern0_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 };
-static const uint16_t ticket_pattern0_next[9] = {
-    /* 0 */ 0, 0, 0,
-    /* 1 */ 0, 0, 2,
-    /* 2 */ 0, 2, 2
+static const uint16_t ticket_pattern0_next[12] = {
+    /* 0 */ 0, 0, 0, 0,
+    /* 1 */ 0, 0, 2, 0,
+    /* 2 */ 0, 2, 2, 0
 };
 static const uint8_t ticket_pattern0_accepting[3] = {
     0, 0, 1
@@ -48,7 +48,7 @@ static const uint8_t ticket_pattern0_accepting[3] = {
 static const contractc_dfa_t ticket_pattern0 = {
     .source = "[a-z][a-z0-9-]*",
     .state_count = 3,
-    .class_count = 3,
+    .class_count = 4,
     .start = 1,
     .byte_class = ticket_pattern0_class,
     .next = ticket_pattern0_next,
