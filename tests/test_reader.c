@@ -160,6 +160,10 @@ static const doc_row_t doc_rows[] = {
            "expected a value after '[', found the end of the reply"),
     REJECT("a truncated member", "{\"a\":", true, SYNTAX, 5, 1, 6,
            "expected a value after ':', found the end of the reply"),
+    /* The end of a reply is the end of its JSON text: white space after
+     * it does not move where a cut-off reply is said to end. */
+    REJECT("a truncated member, then white space", "{\"a\":  \n ", true, SYNTAX, 5, 1, 6,
+           "expected a value after ':', found the end of the reply"),
     REJECT("a truncated object", "{", true, SYNTAX, 1, 1, 2,
            "expected a key (a string in double quotes), found the end of the "
            "reply"),
