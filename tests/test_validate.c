@@ -583,6 +583,43 @@ static char *repeat(const char *unit, size_t times)
     return cc_buf_take(&b, NULL);
 }
 
+/* The expected key is matched in place, with the ':' right after it: any
+ * other byte there (or the end) is still the reader's syntax problem, at
+ * that byte, and white space before the ':' is still allowed. */
+START_TEST(an_expected_key_needs_its_colon_right_after_it_or_after_white_space)
+{
+    static const struct {
+        const char *reply;
+        size_t column;      /* 0: accepted */
+        const char *message;
+    } cases[] = {
+        {"{\"a\":1,\"b\"2}", 11, "expected ':' after the key, found a number"},
+        {"{\"a\":1,\"b\",2}", 11, "expected ':' after the key, found ','"},
+        {"{\"a\"1,\"b\":2}", 5, "expected ':' after the key, found a number"},
+        {"{\"a\":1,\"b\"", 11, "expected ':' after the key, found the end of the reply"},
+        {"{\"a\" :1,\"b\"\t: 2}", 0, NULL},
+    };
+    loaded_t l = open_contract(HEAD "fields:\n  a: {type: integer}\n  b: {type: integer}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        contractc_problems_t p;
+        contractc_problems_init(&p);
+        contractc_status_t rc = parse_into(c, cases[i].reply, strlen(cases[i].reply), NULL, &p);
+        if (!cases[i].message) {
+            ck_assert_msg(rc == CONTRACTC_OK, "%s: rejected", cases[i].reply);
+        } else {
+            const contractc_problem_t *x = contractc_problem_at(&p, 0);
+            ck_assert_msg(rc == CONTRACTC_REJECTED && x && x->kind == CONTRACTC_KIND_SYNTAX &&
+                              x->column == cases[i].column &&
+                              strstr(x->message, cases[i].message) != NULL,
+                          "%s: %s", cases[i].reply, x ? x->message : "accepted");
+        }
+        contractc_problems_clear(&p);
+    }
+    close_contract(&l);
+}
+END_TEST
+
 /* Every unexpected key gets its whole path and message: the suggestion
  * folds case, '_', '-' and ' '; the path escapes and cuts the key to 64
  * code points (design page, "Fine print"); a key with no near field lists
@@ -1214,6 +1251,7 @@ int main(void)
     tcase_add_test(u, string_values_of_every_length_are_stored_exactly);
     tcase_add_test(u, limits_can_be_overridden_per_call);
     tcase_add_test(u, document_problems_give_line_and_column);
+    tcase_add_test(u, an_expected_key_needs_its_colon_right_after_it_or_after_white_space);
     tcase_add_test(u, unexpected_keys_get_exact_paths_and_messages);
     tcase_add_test(u, unexpected_keys_get_exact_paths_in_every_object);
     tcase_add_test(u, unexpected_keys_below_a_long_path_are_cut_like_any_segment);

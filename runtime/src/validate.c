@@ -1630,16 +1630,17 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
             size_t key_len;
             const unsigned char *q = c->r.p; /* at '"' */
             const contractc_field_t *nf = next < o->field_count ? &o->fields[next] : NULL;
-            if (nf && (size_t)(c->r.end - q) >= (size_t)nf->name_len + 2 &&
-                q[nf->name_len + 1] == '"' &&
+            if (nf && (size_t)(c->r.end - q) >= (size_t)nf->name_len + 3 &&
+                q[nf->name_len + 1] == '"' && q[nf->name_len + 2] == ':' &&
                 nf->path_segment[0] == '.' &&
                 bytes_equal((const char *)q + 1, nf->name, nf->name_len)) {
                 /* The expected key, and its name needs no escape: a path
                  * segment ".name" (not "['...']") says the name is
                  * [A-Za-z_][A-Za-z0-9_]* (contractc.h), so these bytes are
                  * exactly the string token "name" (RFC 8259 section 7),
-                 * valid UTF-8 too.  No scan. */
-                c->r.p = q + nf->name_len + 2;
+                 * valid UTF-8 too.  No scan; and the ':' right after it,
+                 * as compact replies have it, is taken here too. */
+                c->r.p = q + nf->name_len + 3;
                 f = nf;
                 fi = next;
                 key = nf->name;
@@ -1662,9 +1663,9 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                 } else if (!(key = string_text(c, &kt))) {
                     return V_FAIL;
                 }
+                if (!cc_expect(&c->r, ':', "':' after the key"))
+                    return V_FAIL;
             }
-            if (!cc_expect(&c->r, ':', "':' after the key"))
-                return V_FAIL;
             if (!f)
                 f = find_field(o, key, key_len, &fi);
             if (!f || bit_get(seen, fi)) {
