@@ -1478,19 +1478,21 @@ static inline unsigned copy_step(const unsigned char *q, unsigned char *d)
  * over after it), each short escape stores its byte.  It stops where the
  * fast path would, and where fewer than 16 bytes of buf remain; the
  * general scan finishes the string then, with the escapes counted so far.
+ * r->p is at the opening quote.  External linkage, and called from one
+ * place by a tail call, like cc_scan_string_rest: compilers keep it out of
+ * cc_scan_string_copy below.
  */
-bool cc_scan_string_copy(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
-                         bool *copied)
+bool cc_scan_string_copy_rest(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
+                              bool *copied, size_t done);
+bool cc_scan_string_copy_rest(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
+                              bool *copied, size_t done)
 {
-    const unsigned char *open = r->p, *q, *lim = r->utf8_end, *end = r->end;
-    unsigned char *d = (unsigned char *)buf;
+    /* done: plain bytes already copied, with no escape before them */
+    const unsigned char *open = r->p, *q = open + 1 + done, *lim = r->utf8_end, *end = r->end;
+    unsigned char *d = (unsigned char *)buf + done;
     const unsigned char *const dlim = (const unsigned char *)buf + (cap < 16 ? 0 : cap - 16);
     size_t shrink = 0;
 
-    *copied = false;
-    if (r->failed || open >= end || *open != '"')
-        return cc_scan_string(r, t);
-    q = open + 1;
     for (;;) {
         while (lim - q >= COPY_STEP && d <= dlim) {
             const unsigned k = copy_step(q, d);
@@ -1525,6 +1527,38 @@ bool cc_scan_string_copy(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t
         shrink += 1;
     }
     return cc_scan_string_rest(r, t, open, q, shrink);
+}
+
+/*
+ * The common case, a string that closes within the first step of text
+ * known to be valid UTF-8, is done here, without a call: so that
+ * compilers keep this a small leaf, the rest (more steps, escapes, the
+ * UTF-8 check ahead, which the first string of a reply always needs) is
+ * cc_scan_string_copy_rest above, reached by a tail call, which goes on
+ * from the special byte or the end of that step.
+ */
+bool cc_scan_string_copy(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
+                         bool *copied)
+{
+    const unsigned char *open = r->p, *q = open + 1;
+    unsigned k = 0;
+
+    *copied = false;
+    if (r->failed || open >= r->end || *open != '"')
+        return cc_scan_string(r, t);
+    if (r->utf8_end - q >= COPY_STEP && cap >= 16) { /* as the steps of the rest */
+        k = copy_step(q, (unsigned char *)buf);
+        if (k < COPY_STEP && q[k] == '"') {
+            t->raw = q;
+            t->raw_len = k;
+            t->decoded_len = k;
+            t->has_escapes = false;
+            r->p = q + k + 1;
+            *copied = true;
+            return true;
+        }
+    }
+    return cc_scan_string_copy_rest(r, t, buf, cap, copied, k);
 }
 
 static char *put_utf8(char *dst, uint32_t cp)
