@@ -14,35 +14,24 @@
 
 #include "internal.h"
 
+/* cc_block_t and struct contractc_arena are in internal.h, for the inline
+ * fast path of cc_arena_alloc_bytes. */
 #define CC_ALIGN 16u /* >= alignof of every type the runtime stores */
 
-typedef struct cc_block {
-    struct cc_block *prev;
-    size_t size;  /* bytes of data */
-    size_t lo;    /* data[0..lo) holds aligned objects */
-    size_t hi;    /* data[hi..size) holds text */
-} cc_block_t;
-
-struct contractc_arena {
-    const contractc_allocator_t *allocator;
-    cc_block_t *head;
-    size_t chunk;     /* size of later blocks' data */
-    size_t blocks;
-    size_t reserved;
-};
-
 #define ROUND_UP(n, a) (((n) + ((a) - 1)) & ~(size_t)((a) - 1))
-#define HEADER_SIZE ROUND_UP(sizeof(cc_block_t), CC_ALIGN)
+#define HEADER_SIZE CC_ARENA_HEADER
 #define ARENA_SIZE ROUND_UP(sizeof(struct contractc_arena), CC_ALIGN)
 
-void *cc_alloc(const contractc_allocator_t *a, size_t size)
+/* cc_alloc and cc_free, inline here: every record's block goes through
+ * them, and the calls cost more than the choice they make. */
+static inline void *alloc_with(const contractc_allocator_t *a, size_t size)
 {
     if (size == 0)
         size = 1;
     return a ? a->alloc(a->ctx, size) : malloc(size);
 }
 
-void cc_free(const contractc_allocator_t *a, void *ptr, size_t size)
+static inline void free_with(const contractc_allocator_t *a, void *ptr, size_t size)
 {
     if (!ptr)
         return;
@@ -52,6 +41,10 @@ void cc_free(const contractc_allocator_t *a, void *ptr, size_t size)
         free(ptr);
 }
 
+void *cc_alloc(const contractc_allocator_t *a, size_t size) { return alloc_with(a, size); }
+
+void cc_free(const contractc_allocator_t *a, void *ptr, size_t size) { free_with(a, ptr, size); }
+
 static unsigned char *block_data(cc_block_t *b) { return (unsigned char *)b + HEADER_SIZE; }
 
 /* A new block with at least `need` bytes of data (and `extra` bytes in front
@@ -60,7 +53,7 @@ static cc_block_t *block_new(const contractc_allocator_t *allocator, size_t need
 {
     if (need > (size_t)-1 / 2 - HEADER_SIZE)
         return NULL;
-    cc_block_t *b = cc_alloc(allocator, HEADER_SIZE + need);
+    cc_block_t *b = alloc_with(allocator, HEADER_SIZE + need);
     if (!b)
         return NULL;
     b->prev = NULL;
@@ -127,7 +120,8 @@ void *cc_arena_alloc(contractc_arena_t *arena, size_t size, size_t align)
     return p;
 }
 
-char *cc_arena_alloc_bytes(contractc_arena_t *arena, size_t size)
+/* cc_arena_alloc_bytes (internal.h) when the head block has no room. */
+char *cc_arena_alloc_bytes_slow(contractc_arena_t *arena, size_t size)
 {
     if (size > (size_t)-1 / 4)
         return NULL;
@@ -174,7 +168,7 @@ void cc_arena_destroy(contractc_arena_t *arena)
     while (b) {
         cc_block_t *prev = b->prev;
         /* The first block holds the arena itself: free it last, as usual. */
-        cc_free(allocator, b, HEADER_SIZE + b->size);
+        free_with(allocator, b, HEADER_SIZE + b->size);
         b = prev;
     }
 }

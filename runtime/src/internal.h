@@ -20,11 +20,42 @@ void cc_free(const contractc_allocator_t *a, void *ptr, size_t size);
  * allocation for a record in the common case. */
 contractc_arena_t *cc_arena_create(const contractc_allocator_t *allocator,
                                    size_t first_block);
+
+/* The layout, here for the inline part of cc_arena_alloc_bytes; only
+ * arena.c and that function touch it. */
+typedef struct cc_block {
+    struct cc_block *prev;
+    size_t size;  /* bytes of data */
+    size_t lo;    /* data[0..lo) holds aligned objects */
+    size_t hi;    /* data[hi..size) holds text */
+} cc_block_t;
+
+struct contractc_arena {
+    const contractc_allocator_t *allocator;
+    cc_block_t *head;
+    size_t chunk;     /* size of later blocks' data */
+    size_t blocks;
+    size_t reserved;
+};
+
+/* Bytes of a block's header: its data starts this far in, 16-aligned. */
+#define CC_ARENA_HEADER ((sizeof(cc_block_t) + 15u) & ~(size_t)15u)
 /* Aligned (align: power of two <= 16) zeroed memory; NULL when out of
  * memory or on size overflow. */
 void *cc_arena_alloc(contractc_arena_t *arena, size_t size, size_t align);
-/* size bytes for text (no alignment, not zeroed). */
-char *cc_arena_alloc_bytes(contractc_arena_t *arena, size_t size);
+/* size bytes for text (no alignment, not zeroed); NULL when out of memory
+ * or on size overflow.  Inline while the head block has room: every
+ * string value of a record is stored through it. */
+char *cc_arena_alloc_bytes_slow(contractc_arena_t *arena, size_t size);
+static inline char *cc_arena_alloc_bytes(contractc_arena_t *arena, size_t size)
+{
+    cc_block_t *b = arena->head;
+    if (size <= b->hi - b->lo) {
+        b->hi -= size;
+        return (char *)b + CC_ARENA_HEADER + b->hi;
+    }
+    return cc_arena_alloc_bytes_slow(arena, size);
+}
 /* Grows the latest cc_arena_alloc result `ptr` from old_size to new_size
  * bytes (in place when possible, else moved; the new part is zeroed). */
 void *cc_arena_grow(contractc_arena_t *arena, void *ptr, size_t old_size,
