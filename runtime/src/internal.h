@@ -8,6 +8,19 @@
 
 #include "contractc/contractc.h"
 
+/* The index of the lowest set bit of m (m != 0), without builtins (C99
+ * has none): m & -m is a power of two, and a de Bruijn multiply names it.
+ * For the lane masks of the SIMD scans (reader.c, key_segment.c). */
+static inline unsigned cc_lowest_bit(uint32_t m)
+{
+    static const unsigned char index[32] = {
+        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9,
+    };
+    const uint32_t bit = m & (0u - m);
+    return index[(uint32_t)(bit * UINT32_C(0x077CB531)) >> 27];
+}
+
 /* ---- allocation (allocator or malloc) --------------------------------- */
 void *cc_alloc(const contractc_allocator_t *a, size_t size);
 void cc_free(const contractc_allocator_t *a, void *ptr, size_t size);

@@ -12,6 +12,8 @@
  */
 #include "key_segment.h"
 
+#include "internal.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -88,19 +90,6 @@ static inline void copy_short(char *dst, const char *src, size_t n)
 }
 
 #ifdef CC_KEY_SSE2
-/* The index of the lowest set bit of m (0 < m < 2^32), without builtins:
- * m & -m is a power of two, and a de Bruijn multiply names it (as
- * reader.c's lowest_bit16 does). */
-static unsigned key_lowest_bit(uint32_t m)
-{
-    static const unsigned char index[32] = {
-        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9,
-    };
-    uint32_t bit = m & (0u - m);
-    return index[(uint32_t)(bit * UINT32_C(0x077CB531)) >> 27];
-}
-
 /* The classes of 16 key bytes as two lane masks: *escape, the bytes that
  * need one (control bytes, '\'' and '\\'); the result, the identifier
  * bytes [A-Za-z0-9_].  Unsigned compares as min(x, hi) == x. */
@@ -140,7 +129,7 @@ static size_t key_scan(const unsigned char *u, size_t n, bool *ident)
         }
         if (escape & lanes) {
             *ident = false; /* an escaped byte is no identifier byte */
-            return i + key_lowest_bit(escape & lanes);
+            return i + cc_lowest_bit(escape & lanes);
         }
         if ((id & lanes) != lanes) {
             /* Not an identifier: only the first escape is still wanted. */
@@ -156,7 +145,7 @@ static size_t key_scan(const unsigned char *u, size_t n, bool *ident)
                     lanes = (1u << (n - i)) - 1;
                 }
                 if (escape & lanes)
-                    return i + key_lowest_bit(escape & lanes);
+                    return i + cc_lowest_bit(escape & lanes);
             }
             return n;
         }
@@ -243,12 +232,12 @@ static size_t key_segment_short(char *seg, const char *k, size_t n)
     if (esc) {
         /* From the first escape on, the key is written again from k: each
          * escape, then the run of bytes up to the next. */
-        size_t i = key_lowest_bit(esc);
+        size_t i = cc_lowest_bit(esc);
         o = 2 + i;
         for (;;) {
             o = put_key_byte(seg, o, (unsigned char)k[i]);
             esc &= esc - 1;
-            const size_t e = esc ? key_lowest_bit(esc) : n;
+            const size_t e = esc ? cc_lowest_bit(esc) : n;
             copy_upto32(seg + o, k + i + 1, e - i - 1);
             o += e - i - 1;
             if (!esc)

@@ -24,6 +24,7 @@
  * table lookups over local cursor copies; messages are built only on the
  * error path, by hand (no printf), into the reader's fixed buffer.
  */
+#include "internal.h"
 #include "reader.h"
 
 #include <string.h>
@@ -192,17 +193,6 @@ static inline unsigned special16(const unsigned char *q)
     return special16v(_mm_loadu_si128((const __m128i *)(const void *)q));
 }
 
-/* The index of the lowest set bit of m (0 < m < 2^16), without builtins:
- * m & -m is a power of two, and a de Bruijn multiply names it. */
-static inline unsigned lowest_bit16(unsigned m)
-{
-    static const unsigned char index[32] = {
-        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9,
-    };
-    uint32_t bit = (uint32_t)m & (0u - (uint32_t)m);
-    return index[(uint32_t)(bit * UINT32_C(0x077CB531)) >> 27];
-}
 #endif
 
 /*
@@ -580,7 +570,7 @@ static size_t utf8_short(const unsigned char *s, size_t n)
             if (m == 0)
                 return n;
         }
-        i += lowest_bit16(m);
+        i += cc_lowest_bit(m);
         if (!utf8_sequences(s, &i, n))
             return i;
         if (i == n)
@@ -1263,7 +1253,7 @@ static inline const unsigned char *skip16(const unsigned char *q,
     while (lim - q >= 16) {
         unsigned m = special16(q);
         if (m)
-            return q + lowest_bit16(m);
+            return q + cc_lowest_bit(m);
         q += 16;
     }
     return q;
@@ -1308,7 +1298,7 @@ static inline const unsigned char *skip_tail(const unsigned char *q,
 {
     /* special16 marks each byte exactly, so a shifted mask stays exact. */
     const unsigned m = special16(lim - 16) >> (16 - (unsigned)(lim - q));
-    return m ? q + lowest_bit16(m) : lim;
+    return m ? q + cc_lowest_bit(m) : lim;
 }
 #else
 enum { WIDE_STEP = 8 };
@@ -1460,7 +1450,7 @@ static inline unsigned copy_step(const unsigned char *q, unsigned char *d)
     const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
     const unsigned m = special16v(v);
     _mm_storeu_si128((__m128i *)(void *)d, v);
-    return m ? lowest_bit16(m) : COPY_STEP;
+    return m ? cc_lowest_bit(m) : COPY_STEP;
 }
 #else
 enum { COPY_STEP = 8 };
@@ -1603,8 +1593,8 @@ void cc_decode_string(const cc_string_token_t *t, char *dst)
                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
             _mm_storeu_si128((__m128i *)(void *)dst, v);
             if (m) {
-                dst += lowest_bit16(m);
-                q += lowest_bit16(m);
+                dst += cc_lowest_bit(m);
+                q += cc_lowest_bit(m);
                 goto escape;
             }
             q += 16;
