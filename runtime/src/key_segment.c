@@ -116,8 +116,8 @@ static unsigned key_classes16(__m128i v, unsigned *escape)
 static size_t key_scan(const unsigned char *u, size_t n, bool *ident)
 {
 #ifdef CC_KEY_SSE2
-    size_t i = 0;
-    for (;;) {
+    bool all = true;
+    for (size_t i = 0; i < n; i += 16) {
         unsigned escape, lanes = 0xFFFF, id;
         if (n - i >= 16) {
             id = key_classes16(_mm_loadu_si128((const __m128i *)(const void *)(u + i)), &escape);
@@ -131,30 +131,10 @@ static size_t key_scan(const unsigned char *u, size_t n, bool *ident)
             *ident = false; /* an escaped byte is no identifier byte */
             return i + cc_lowest_bit(escape & lanes);
         }
-        if ((id & lanes) != lanes) {
-            /* Not an identifier: only the first escape is still wanted. */
-            *ident = false;
-            for (i += 16; i < n; i += 16) {
-                if (n - i >= 16) {
-                    key_classes16(_mm_loadu_si128((const __m128i *)(const void *)(u + i)), &escape);
-                    lanes = 0xFFFF;
-                } else {
-                    unsigned char last[16] = {0};
-                    memcpy(last, u + i, n - i);
-                    key_classes16(_mm_loadu_si128((const __m128i *)(void *)last), &escape);
-                    lanes = (1u << (n - i)) - 1;
-                }
-                if (escape & lanes)
-                    return i + cc_lowest_bit(escape & lanes);
-            }
-            return n;
-        }
-        i += 16;
-        if (i >= n) {
-            *ident = true;
-            return n;
-        }
+        all = all && (id & lanes) == lanes;
     }
+    *ident = all;
+    return n;
 #else
     unsigned all = KEY_IDENT;
     size_t i = 0;
