@@ -36,7 +36,7 @@ status=0
 fb=build-hardening-fuzz
 
 configure_fuzz() {
-  cmake -S . -B "$fb" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  cmake -S . -B "$fb" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCONTRACTC_WERROR=ON \
     -DCONTRACTC_FUZZ=ON -DCONTRACTC_SANITIZE=ON -DCONTRACTC_BUILD_TESTS=OFF \
     -DCONTRACTC_BUILD_EXAMPLES=OFF >/dev/null
 }
@@ -108,7 +108,7 @@ done
 
 echo "==> hardening: valgrind memcheck on the examples and the CLI"
 pb=build-hardening-plain
-cmake -S . -B "$pb" -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B "$pb" -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCONTRACTC_WERROR=ON >/dev/null
 cmake --build "$pb" -j2
 vg=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full --show-leak-kinds=all
     --errors-for-leak-kinds=all --track-origins=yes -q)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh Debian 12 machine: installs what it needs, then
-#   1. a gcc build (-Werror) and the whole ctest suite;
+#   1. a gcc Release build (-O3, -Werror) and the whole ctest suite, so the
+#      build type users pick first cannot regress;
 #   2. a clang build (-Werror) of the portable code alone (no SSE2 paths,
 #      CONTRACTC_SIMD=OFF) and the whole suite again;
 #   3. an ASan + UBSan build and the whole suite (any report fails it);
@@ -12,10 +13,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 
-run_suite() { # NAME CMAKE_ARGS...
-  local name=$1; shift
-  echo "==> $name ($(date -u +%H:%M:%S))"
-  cmake -S . -B "build-test-$name" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+# Every build here turns -Werror on (CONTRACTC_WERROR; off for users).
+run_suite() { # NAME BUILD_TYPE CMAKE_ARGS...
+  local name=$1 type=$2; shift 2
+  echo "==> $name, $type ($(date -u +%H:%M:%S))"
+  cmake -S . -B "build-test-$name" -DCMAKE_BUILD_TYPE="$type" -DCONTRACTC_WERROR=ON "$@" >/dev/null
   cmake --build "build-test-$name" -j2
   ctest --test-dir "build-test-$name" --output-on-failure -j2
 }
@@ -23,7 +25,7 @@ run_suite() { # NAME CMAKE_ARGS...
 # The reader's tests alone, with extra compiler flags (the SIMD level).
 reader_suite() { # NAME C_FLAGS
   echo "==> $1 ($(date -u +%H:%M:%S))"
-  cmake -S . -B "build-test-$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+  cmake -S . -B "build-test-$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCONTRACTC_WERROR=ON -DCMAKE_C_COMPILER=clang \
         "-DCMAKE_C_FLAGS=$2" >/dev/null
   cmake --build "build-test-$1" -j2 --target test_reader
   ctest --test-dir "build-test-$1" -R '^test_reader$' --output-on-failure
@@ -33,15 +35,15 @@ has_cpu_flags() { # FLAG...: all in /proc/cpuinfo (x86-64 Linux)
   for f in "$@"; do grep -qw "$f" /proc/cpuinfo || return 1; done
 }
 
-run_suite gcc -DCMAKE_C_COMPILER=gcc
+run_suite gcc Release -DCMAKE_C_COMPILER=gcc
 # Fuzz replay, valgrind and allocation-failure runs (issue: hardening).
 if [ -f scripts/test-hardening.sh ]; then
   bash scripts/test-hardening.sh
 fi
 if [ "${CONTRACTC_QUICK:-0}" != 1 ]; then
-  run_suite clang -DCMAKE_C_COMPILER=clang -DCONTRACTC_SIMD=OFF
+  run_suite clang RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCONTRACTC_SIMD=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_suite sanitize -DCMAKE_C_COMPILER=clang -DCONTRACTC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+    run_suite sanitize Debug -DCMAKE_C_COMPILER=clang -DCONTRACTC_SANITIZE=ON
   if has_cpu_flags ssse3; then
     reader_suite ssse3 -mssse3
   else

@@ -96,6 +96,10 @@ typedef struct buf {
 
 static void bput(buf_t *b, const void *s, size_t n)
 {
+    if (n > SIZE_MAX / 4 - b->len) {   /* no test writes that much: a bug */
+        fprintf(stderr, "dialect_diff: buffer size overflow\n");
+        exit(2);
+    }
     if (b->len + n + 1 > b->cap) {
         b->cap = (b->len + n + 1) * 2;
         b->data = xrealloc(b->data, b->cap);

@@ -47,8 +47,11 @@ static void add_contract(contract_list_t *l, const char *path, const char *golde
             return;
     if (l->n == 64)
         return;
-    snprintf(l->paths[l->n], sizeof l->paths[0], "%s", path);
-    snprintf(l->golden[l->n], sizeof l->golden[0], "%s", golden ? golden : "");
+    /* A path that does not fit is a broken test set-up, never a cut path. */
+    int wp = snprintf(l->paths[l->n], sizeof l->paths[0], "%s", path);
+    int wg = snprintf(l->golden[l->n], sizeof l->golden[0], "%s", golden ? golden : "");
+    ck_assert_msg(wp >= 0 && (size_t)wp < sizeof l->paths[0], "path too long: %s", path);
+    ck_assert_msg(wg >= 0 && (size_t)wg < sizeof l->golden[0], "golden path too long");
     l->n++;
 }
 
@@ -346,7 +349,9 @@ static const cJSON *value_node(const cJSON *prop, const cc_field_t *f)
 static bool prompt_line_has(const char *prompt, const char *line_path, const char *needle)
 {
     char head[512];
-    snprintf(head, sizeof head, "\n%s: ", line_path);
+    int w = snprintf(head, sizeof head, "\n%s: ", line_path);
+    if (w < 0 || (size_t)w >= sizeof head)
+        ck_abort_msg("line path too long: %s", line_path);
     const char *p = strstr(prompt, head);
     if (!p)
         return false;
