@@ -424,7 +424,7 @@ START_TEST(a_refused_connection_is_a_model_error)
 }
 END_TEST
 
-START_TEST(a_reply_cut_by_the_token_limit_is_recorded_as_such)
+START_TEST(a_reply_cut_by_the_token_limit_ends_truncated_without_a_repair)
 {
     char script[2048];
     char *r1 = completion("{\"order_id\":\"A-1063\",\"amount\":\"12", "length");
@@ -448,29 +448,32 @@ START_TEST(a_reply_cut_by_the_token_limit_is_recorded_as_such)
     loop.model_user = client;
     refund_request_t rec;
     contractc_decision_t d;
-    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_OK);
-    ck_assert_uint_eq(d.attempt_count, 3);
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_REJECTED);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_TRUNCATED);
+    ck_assert_uint_eq(d.attempt_count, 2);
     ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
     ck_assert_str_eq(d.attempts[0].error, "HTTP 503 from the endpoint: overloaded");
-    ck_assert_int_eq(d.attempts[1].outcome, CONTRACTC_ATTEMPT_REJECTED);
+    ck_assert_int_eq(d.attempts[1].outcome, CONTRACTC_ATTEMPT_TRUNCATED);
     ck_assert_str_eq(d.attempts[1].finish_reason, "length");
     ck_assert_int_eq(d.attempts[1].problems[0].kind, CONTRACTC_KIND_SYNTAX);
     contractc_log_entry_t e;
     memset(&e, 0, sizeof e);
     e.time = "2025-05-01T09:30:00Z";
     char *line = NULL;
-    ck_assert_int_eq(contractc_log_format(&d, &e, &rec, NULL, NULL, &line, NULL), CONTRACTC_OK);
-    ck_assert_ptr_nonnull(strstr(line, "\"finish_reason\":\"length\""));
+    ck_assert_int_eq(contractc_log_format(&d, &e, NULL, NULL, NULL, &line, NULL), CONTRACTC_OK);
+    ck_assert_ptr_nonnull(strstr(line, "{\"outcome\":\"truncated\",\"fenced\":false,\"finish_reason\":\"length\""));
+    ck_assert_ptr_nonnull(strstr(line, "\"outcome\":\"truncated\"}\n"));
     ck_assert_ptr_nonnull(strstr(line, "\"error\":\"HTTP 503 from the endpoint: overloaded\""));
     free(line);
-    /* Three requests: the model error's retry re-sent the same transcript. */
+    /* Two requests: the model error's retry re-sent the same transcript,
+     * and the cut reply got no repair request (the third response of the
+     * script is never asked for). */
     cJSON *reqs = requests(&s);
-    ck_assert_int_eq(cJSON_GetArraySize(reqs), 3);
+    ck_assert_int_eq(cJSON_GetArraySize(reqs), 2);
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(reqs, 1), "body"),
                                                             "messages")),
                      1);
     cJSON_Delete(reqs);
-    refund_request_free(&rec);
     contractc_decision_free(&d);
     contractc_transcript_clear(&t);
     contractc_chat_client_free(client);
@@ -565,7 +568,7 @@ int main(void)
     tcase_add_loop_test(t, every_failure_is_a_model_error_with_a_clear_message_and_no_key, 0,
                         (int)(sizeof failures / sizeof failures[0]));
     tcase_add_test(t, a_refused_connection_is_a_model_error);
-    tcase_add_test(t, a_reply_cut_by_the_token_limit_is_recorded_as_such);
+    tcase_add_test(t, a_reply_cut_by_the_token_limit_ends_truncated_without_a_repair);
     tcase_add_test(t, message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped);
     tcase_add_test(t, bad_configurations_are_refused_with_the_reason);
     suite_add_tcase(s, t);

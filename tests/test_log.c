@@ -22,7 +22,8 @@ static const char good_reply[] =
     "{\"order_id\":\"A-1063\",\"amount\":\"1250.00\",\"currency\":\"EUR\","
     "\"amount_text\":\"1.250,00 EUR\",\"reason\":\"damaged\"}";
 
-/* A model that answers from a list; "!error" fails. */
+/* A model that answers from a list; "!error" fails, "!error429" fails as a
+ * rate limit; "@REASON:" before a reply sets that finish_reason. */
 typedef struct script {
     const char *const *replies;
     size_t calls;
@@ -37,9 +38,21 @@ static int scripted(void *user, const contractc_transcript_t *t, contractc_model
         snprintf(reply->error, sizeof reply->error, "connection refused by 127.0.0.1:9");
         return 1;
     }
+    if (strcmp(r, "!error429") == 0) {
+        snprintf(reply->error, sizeof reply->error, "HTTP 429");
+        reply->error_class = CONTRACTC_ERROR_CLASS_HTTP_429;
+        return 1;
+    }
+    const char *reason = "stop";
+    size_t reason_len = 4;
+    if (r[0] == '@') {
+        reason = r + 1;
+        reason_len = (size_t)(strchr(r, ':') - reason);
+        r = strchr(r, ':') + 1;
+    }
     reply->text = r;
     reply->len = strlen(r);
-    snprintf(reply->finish_reason, sizeof reply->finish_reason, "stop");
+    snprintf(reply->finish_reason, sizeof reply->finish_reason, "%.*s", (int)reason_len, reason);
     return 0;
 }
 
@@ -446,6 +459,76 @@ START_TEST(a_decision_without_an_outcome_is_not_logged)
 }
 END_TEST
 
+START_TEST(outcomes_that_are_not_wrong_answers_are_logged_with_additive_keys)
+{
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    e.time = "2025-05-01T09:30:00Z";
+    char expect[2048];
+#define HEAD "{\"log\":\"contractc-log/1\",\"time\":\"2025-05-01T09:30:00Z\",\"record_id\":null," \
+             "\"contract\":\"refund_request\",\"version\":1,\"hash\":\"%s\",\"dialect\":null," \
+             "\"model\":null,\"settings\":{},\"attempts\":[%s],\"outcome\":\"%s\"}\n"
+
+    /* A cut reply: truncated, its problems kept, no repair. */
+    static const char *const cut[] = {"!error429", "@length:{\"order_id\":\"A-1", good_reply};
+    contractc_decision_t d;
+    refund_request_t rec;
+    ck_assert_int_eq(decide(cut, &d, &rec, 0), CONTRACTC_REJECTED);
+    char *line = format(&d, &e, NULL);
+    snprintf(expect, sizeof expect, HEAD, refund_request_contract_hash,
+             "{\"outcome\":\"model_error\",\"fenced\":false,\"finish_reason\":null,\"problems\":[],"
+             "\"error\":\"HTTP 429\",\"error_class\":\"http_429\"},"
+             "{\"outcome\":\"truncated\",\"fenced\":false,\"finish_reason\":\"length\","
+             "\"problems\":[{\"path\":\"$\",\"kind\":\"syntax\",\"rule\":null}]}",
+             "truncated");
+    ck_assert_str_eq(line, expect);
+    free(line);
+    contractc_decision_free(&d);
+
+    /* An accepted reply the provider marked cut is flagged. */
+    static const char *const flagged[] = {"@max_tokens:" "{\"order_id\":\"A-1063\",\"amount\":null,"
+                                          "\"currency\":null,\"amount_text\":null,\"reason\":\"other\"}"};
+    ck_assert_int_eq(decide(flagged, &d, &rec, 0), CONTRACTC_OK);
+    line = format(&d, &e, &rec);
+    snprintf(expect, sizeof expect, HEAD, refund_request_contract_hash,
+             "{\"outcome\":\"accepted\",\"fenced\":false,\"finish_reason\":\"max_tokens\","
+             "\"problems\":[],\"truncated\":true}",
+             "accepted");
+    ck_assert_str_eq(line, expect);
+    free(line);
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+
+    /* A refusal: its words only when the caller opts in to values. */
+    static const char *const refused[] = {"@refusal:I won't do \"that\"."};
+    ck_assert_int_eq(decide(refused, &d, &rec, 0), CONTRACTC_REJECTED);
+    line = format(&d, &e, NULL);
+    snprintf(expect, sizeof expect, HEAD, refund_request_contract_hash,
+             "{\"outcome\":\"refused\",\"fenced\":false,\"finish_reason\":\"refusal\",\"problems\":[]}",
+             "refused");
+    ck_assert_str_eq(line, expect);
+    free(line);
+    e.include_value = true;
+    line = format(&d, &e, NULL);
+    ck_assert_ptr_nonnull(strstr(line, ",\"refusal\":\"I won't do \\\"that\\\".\"}"));
+    free(line);
+    e.include_value = false;
+    contractc_decision_free(&d);
+
+    static const char *const filtered[] = {"@content_filter:{\"order_id\":"};
+    ck_assert_int_eq(decide(filtered, &d, &rec, 0), CONTRACTC_REJECTED);
+    line = format(&d, &e, NULL);
+    snprintf(expect, sizeof expect, HEAD, refund_request_contract_hash,
+             "{\"outcome\":\"filtered\",\"fenced\":false,\"finish_reason\":\"content_filter\","
+             "\"problems\":[]}",
+             "filtered");
+    ck_assert_str_eq(line, expect);
+    free(line);
+    contractc_decision_free(&d);
+#undef HEAD
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("log");
@@ -461,6 +544,7 @@ int main(void)
     tcase_add_test(t, a_failing_sink_is_reported_and_the_decision_can_still_be_formatted);
     tcase_add_test(t, the_file_sink_reports_a_full_device);
     tcase_add_test(t, a_decision_without_an_outcome_is_not_logged);
+    tcase_add_test(t, outcomes_that_are_not_wrong_answers_are_logged_with_additive_keys);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -40,6 +40,7 @@ typedef struct script {
     size_t seen_count[8];         /* transcript length at each call */
     char *seen_m2[8], *seen_m1[8]; /* texts at -2 and -1 at each call */
     contractc_role_t role_m2[8], role_m1[8];
+    unsigned seen_max_tokens[8];  /* the token limit the loop asked for */
 } script_t;
 
 static int scripted(void *user, const contractc_transcript_t *t, contractc_model_reply_t *reply)
@@ -55,12 +56,18 @@ static int scripted(void *user, const contractc_transcript_t *t, contractc_model
         s->seen_m2[i] = m2 ? strdup(m2->text) : NULL;
         s->role_m1[i] = m1 ? m1->role : 0;
         s->role_m2[i] = m2 ? m2->role : 0;
+        s->seen_max_tokens[i] = reply->max_tokens;
     }
     const step_t *st = &s->steps[i];
     if (st->finish)
         snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", st->finish);
     if (st->text && strcmp(st->text, "!error") == 0) {
         snprintf(reply->error, sizeof reply->error, "HTTP 503 from the scripted model");
+        return 1;
+    }
+    if (st->text && strcmp(st->text, "!error429") == 0) {
+        snprintf(reply->error, sizeof reply->error, "HTTP 429 from the scripted model");
+        reply->error_class = CONTRACTC_ERROR_CLASS_HTTP_429;
         return 1;
     }
     reply->text = st->text;
@@ -79,6 +86,7 @@ static void script_free(script_t *s)
 /* Escalation: records what it was handed. */
 typedef struct escalation {
     int calls;
+    contractc_outcome_t outcome; /* the decision's, when escalated */
     char reply[512];
     size_t problem_count;
     contractc_kind_t first_kind;
@@ -90,7 +98,7 @@ static void escalate(void *user, const contractc_decision_t *d, const char *repl
 {
     escalation_t *e = user;
     e->calls++;
-    ck_assert_int_eq(d->outcome, CONTRACTC_OUTCOME_ESCALATED);
+    e->outcome = d->outcome;
     snprintf(e->reply, sizeof e->reply, "%.*s", (int)reply_len, reply);
     e->problem_count = contractc_problems_count(problems);
     const contractc_problem_t *p = contractc_problem_at(problems, 0);
@@ -186,7 +194,7 @@ END_TEST
 START_TEST(the_rejected_reply_is_at_minus_2_and_the_complaint_at_minus_1)
 {
     const step_t steps[] = {{comma_reply, 0, "stop"}, {good_reply, 0, "stop"}};
-    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}};
+    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
     run_t r;
     run_loop(&r, &s, 0, NULL);
     ck_assert_int_eq(r.status, CONTRACTC_OK);
@@ -228,7 +236,7 @@ START_TEST(a_reply_that_never_converges_is_escalated_after_the_first_try_and_two
 {
     const step_t steps[] = {{comma_reply, 0, NULL}, {"{\"order_id\":1}", 0, NULL},
                             {"I cannot help with that.", 0, NULL}, {good_reply, 0, NULL}};
-    script_t s = {steps, 4, 0, {0}, {0}, {0}, {0}, {0}};
+    script_t s = {steps, 4, 0, {0}, {0}, {0}, {0}, {0}, {0}};
     run_t r;
     run_loop(&r, &s, 0, NULL);
     ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
@@ -241,6 +249,7 @@ START_TEST(a_reply_that_never_converges_is_escalated_after_the_first_try_and_two
     ck_assert_str_eq(contractc_transcript_at(&r.t, -1)->text, "I cannot help with that.");
     /* The escalation gets the last reply and its problems. */
     ck_assert_int_eq(r.esc.calls, 1);
+    ck_assert_int_eq(r.esc.outcome, CONTRACTC_OUTCOME_ESCALATED);
     ck_assert_str_eq(r.esc.reply, "I cannot help with that.");
     ck_assert_uint_eq(r.esc.problem_count, 1);
     ck_assert_int_eq(r.esc.first_kind, CONTRACTC_KIND_SYNTAX);
@@ -260,7 +269,7 @@ END_TEST
 START_TEST(the_cap_is_configurable_down_to_a_single_try)
 {
     const step_t steps[] = {{comma_reply, 0, NULL}, {good_reply, 0, NULL}};
-    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}};
+    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
     run_t r;
     run_loop(&r, &s, 1, NULL);
     ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
@@ -275,7 +284,7 @@ END_TEST
 START_TEST(an_empty_reply_is_a_rejection_with_a_repair_turn)
 {
     const step_t steps[] = {{NULL, 0, "stop"}, {"  \n", 0, NULL}, {good_reply, 0, NULL}};
-    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}};
+    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}, {0}};
     run_t r;
     run_loop(&r, &s, 0, NULL);
     ck_assert_int_eq(r.status, CONTRACTC_OK);
@@ -294,7 +303,7 @@ START_TEST(an_empty_reply_is_a_rejection_with_a_repair_turn)
 }
 END_TEST
 
-START_TEST(an_over_limit_reply_is_rejected_and_kept_cut_to_max_bytes_at_a_utf8_boundary)
+START_TEST(an_over_limit_reply_is_rejected_and_kept_cut_to_max_bytes_at_a_utf8_boundary_with_a_marker)
 {
     /* 100 x "é" (2 bytes each): cut to 63 bytes must back off to 62. */
     char big[256];
@@ -304,7 +313,7 @@ START_TEST(an_over_limit_reply_is_rejected_and_kept_cut_to_max_bytes_at_a_utf8_b
     }
     big[200] = '\0';
     const step_t steps[] = {{big, 200, NULL}, {good_reply, 0, NULL}, {good_reply, 0, NULL}};
-    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}};
+    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}, {0}};
     contractc_options_t options;
     memset(&options, 0, sizeof options);
     options.max_bytes = 63;
@@ -314,9 +323,14 @@ START_TEST(an_over_limit_reply_is_rejected_and_kept_cut_to_max_bytes_at_a_utf8_b
     ck_assert_int_eq(r.d.attempts[0].problems[0].kind, CONTRACTC_KIND_LIMIT);
     const contractc_message_t *kept = contractc_transcript_at(&r.t, 1);
     ck_assert_int_eq(kept->role, CONTRACTC_ROLE_ASSISTANT);
-    ck_assert_uint_eq(kept->len, 62);
+    ck_assert_uint_eq(kept->len, 62 + strlen("\n[... 138 bytes cut]"));
     ck_assert_int_eq(memcmp(kept->text, big, 62), 0);
-    ck_assert_uint_eq(contractc_transcript_at(&r.t, -1)->len, 63); /* the good reply, cut */
+    ck_assert_str_eq(kept->text + 62, "\n[... 138 bytes cut]");
+    /* the good reply, cut to 63 bytes and marked */
+    const contractc_message_t *last = contractc_transcript_at(&r.t, -1);
+    ck_assert_uint_eq(last->len, 63 + strlen("\n[... 42 bytes cut]"));
+    ck_assert_int_eq(memcmp(last->text, good_reply, 63), 0);
+    ck_assert_str_eq(last->text + 63, "\n[... 42 bytes cut]");
     run_free(&r);
     script_free(&s);
 }
@@ -325,7 +339,7 @@ END_TEST
 START_TEST(a_model_error_uses_up_an_attempt_and_adds_no_turn)
 {
     const step_t steps[] = {{"!error", 0, NULL}, {good_reply, 0, "stop"}};
-    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}};
+    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
     run_t r;
     run_loop(&r, &s, 0, NULL);
     ck_assert_int_eq(r.status, CONTRACTC_OK);
@@ -343,7 +357,7 @@ END_TEST
 START_TEST(a_run_of_only_model_errors_ends_failed_without_escalation)
 {
     const step_t steps[] = {{"!error", 0, NULL}, {"!error", 0, NULL}, {"!error", 0, NULL}};
-    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}};
+    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}, {0}};
     run_t r;
     run_loop(&r, &s, 0, NULL);
     ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
@@ -360,7 +374,7 @@ END_TEST
 START_TEST(a_rejection_followed_by_model_errors_escalates_the_rejected_reply)
 {
     const step_t steps[] = {{comma_reply, 0, NULL}, {"!error", 0, NULL}, {"!error", 0, NULL}};
-    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}};
+    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}, {0}};
     run_t r;
     run_loop(&r, &s, 0, NULL);
     ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_ESCALATED);
@@ -409,10 +423,260 @@ START_TEST(a_model_function_that_breaks_its_contract_is_a_model_error)
 }
 END_TEST
 
+/* ---- outcomes that are not wrong answers --------------------------------- */
+
+static const char cut_reply[] = "{\"order_id\":\"A-1063\",\"amount\":\"12";
+
+START_TEST(a_reply_cut_at_the_token_limit_ends_truncated_without_a_repair_turn)
+{
+    const char *reasons[] = {"length", "max_tokens"}; /* OpenAI's, Anthropic's */
+    for (int k = 0; k < 2; k++) {
+        const step_t steps[] = {{cut_reply, 0, reasons[k]}, {good_reply, 0, "stop"}};
+        script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+        run_t r;
+        run_loop(&r, &s, 0, NULL);
+        ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
+        ck_assert_uint_eq(s.calls, 1); /* no repair was asked for */
+        ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_TRUNCATED);
+        ck_assert_uint_eq(r.d.attempt_count, 1);
+        ck_assert_int_eq(r.d.attempts[0].outcome, CONTRACTC_ATTEMPT_TRUNCATED);
+        ck_assert_str_eq(r.d.attempts[0].finish_reason, reasons[k]);
+        ck_assert_uint_ge(r.d.attempts[0].problem_count, 1); /* its problems, for the log */
+        /* Nothing was added: the prompt alone. */
+        ck_assert_uint_eq(contractc_transcript_count(&r.t), 1);
+        ck_assert_int_eq(r.esc.calls, 1);
+        ck_assert_int_eq(r.esc.outcome, CONTRACTC_OUTCOME_TRUNCATED);
+        ck_assert_str_eq(r.esc.reply, cut_reply);
+        ck_assert_ptr_null(r.rec.arena_);
+        ck_assert_str_eq(contractc_outcome_name(r.d.outcome), "truncated");
+        ck_assert_str_eq(contractc_attempt_outcome_name(r.d.attempts[0].outcome), "truncated");
+        run_free(&r);
+        script_free(&s);
+    }
+}
+END_TEST
+
+typedef struct raise {
+    int calls;
+    unsigned seen;   /* *max_tokens as the callback got it */
+    unsigned to;     /* what it sets */
+    int answer;      /* what it returns */
+    size_t attempts; /* decision->attempt_count during the call */
+} raise_t;
+
+static int raise_limit(void *user, const contractc_decision_t *d, unsigned *max_tokens)
+{
+    raise_t *r = user;
+    r->calls++;
+    r->seen = *max_tokens;
+    r->attempts = d->attempt_count;
+    *max_tokens = r->to;
+    return r->answer;
+}
+
+static void run_loop_truncated(run_t *r, script_t *s, raise_t *raise, unsigned max_tokens)
+{
+    memset(r, 0, sizeof *r);
+    contractc_transcript_init(&r->t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&r->t, &refund_request_contract,
+                                                refund_request_prompt, refund_request_prompt_len,
+                                                email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = scripted;
+    loop.model_user = s;
+    loop.escalate = escalate;
+    loop.escalate_user = &r->esc;
+    loop.on_truncated = raise_limit;
+    loop.on_truncated_user = raise;
+    loop.max_tokens = max_tokens;
+    r->status = contractc_loop_run(&loop, &r->t, email, strlen(email), &r->rec, &r->d);
+}
+
+START_TEST(on_truncated_may_raise_the_token_limit_and_retry_once)
+{
+    const step_t steps[] = {{cut_reply, 0, "length"}, {good_reply, 0, "stop"}};
+    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+    raise_t raise = {0, 0, 4096, 1, 0};
+    run_t r;
+    run_loop_truncated(&r, &s, &raise, 512);
+    ck_assert_int_eq(r.status, CONTRACTC_OK);
+    ck_assert_int_eq(raise.calls, 1);
+    ck_assert_uint_eq(raise.seen, 512);
+    ck_assert_uint_eq(raise.attempts, 1);
+    ck_assert_uint_eq(s.seen_max_tokens[0], 512);
+    ck_assert_uint_eq(s.seen_max_tokens[1], 4096);
+    /* The second call saw the same transcript: no cut reply, no repair. */
+    ck_assert_uint_eq(s.seen_count[1], 1);
+    ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_ACCEPTED);
+    ck_assert_uint_eq(r.d.attempt_count, 2);
+    ck_assert_int_eq(r.d.attempts[0].outcome, CONTRACTC_ATTEMPT_TRUNCATED);
+    ck_assert_int_eq(r.d.attempts[1].outcome, CONTRACTC_ATTEMPT_ACCEPTED);
+    ck_assert_int_eq(r.esc.calls, 0);
+    ck_assert_uint_eq(contractc_transcript_count(&r.t), 2);
+    ck_assert_str_eq(contractc_transcript_at(&r.t, -1)->text, good_reply);
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(on_truncated_retries_at_most_once_and_may_decline)
+{
+    {
+        const step_t steps[] = {{cut_reply, 0, "length"}, {cut_reply, 0, "length"},
+                                {good_reply, 0, "stop"}};
+        script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+        raise_t raise = {0, 0, 4096, 1, 0};
+        run_t r;
+        run_loop_truncated(&r, &s, &raise, 0);
+        ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
+        ck_assert_int_eq(raise.calls, 1);
+        ck_assert_uint_eq(s.calls, 2);
+        ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_TRUNCATED);
+        ck_assert_int_eq(r.esc.calls, 1);
+        run_free(&r);
+        script_free(&s);
+    }
+    {
+        const step_t steps[] = {{cut_reply, 0, "length"}, {good_reply, 0, "stop"}};
+        script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+        raise_t raise = {0, 0, 4096, 0, 0}; /* declines */
+        run_t r;
+        run_loop_truncated(&r, &s, &raise, 0);
+        ck_assert_int_eq(raise.calls, 1);
+        ck_assert_uint_eq(s.calls, 1);
+        ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_TRUNCATED);
+        run_free(&r);
+        script_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(an_accepted_reply_marked_cut_is_accepted_and_flagged)
+{
+    const step_t steps[] = {{good_reply, 0, "length"}};
+    script_t s = {steps, 1, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_OK);
+    ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_ACCEPTED);
+    ck_assert_int_eq(r.d.attempts[0].outcome, CONTRACTC_ATTEMPT_ACCEPTED);
+    ck_assert(r.d.attempts[0].truncated);
+    ck_assert_str_eq(r.rec.order_id, "A-1063");
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(a_refusal_and_a_filtered_reply_end_the_run_unparsed_and_unrepaired)
+{
+    static const char refusal[] = "I can't help with refunds.";
+    const step_t steps[] = {{refusal, 0, "refusal"}, {good_reply, 0, "stop"}};
+    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
+    ck_assert_uint_eq(s.calls, 1);
+    ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_REFUSED);
+    ck_assert_int_eq(r.d.attempts[0].outcome, CONTRACTC_ATTEMPT_REFUSED);
+    ck_assert_uint_eq(r.d.attempts[0].problem_count, 0); /* not parsed */
+    ck_assert_str_eq(r.d.attempts[0].refusal, refusal);
+    ck_assert_uint_eq(r.d.attempts[0].refusal_len, strlen(refusal));
+    ck_assert_uint_eq(contractc_transcript_count(&r.t), 1);
+    ck_assert_int_eq(r.esc.calls, 1);
+    ck_assert_int_eq(r.esc.outcome, CONTRACTC_OUTCOME_REFUSED);
+    ck_assert_uint_eq(r.esc.problem_count, 0);
+    ck_assert_str_eq(r.esc.reply, refusal);
+    run_free(&r);
+    script_free(&s);
+
+    /* A filter stop, even on text that would parse: it is not an answer. */
+    const step_t f[] = {{good_reply, 0, "content_filter"}};
+    script_t sf = {f, 1, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+    run_loop(&r, &sf, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_REJECTED);
+    ck_assert_int_eq(r.d.outcome, CONTRACTC_OUTCOME_FILTERED);
+    ck_assert_int_eq(r.d.attempts[0].outcome, CONTRACTC_ATTEMPT_FILTERED);
+    ck_assert_ptr_null(r.d.attempts[0].refusal);
+    ck_assert_ptr_null(r.rec.arena_);
+    ck_assert_str_eq(contractc_outcome_name(r.d.outcome), "filtered");
+    ck_assert_str_eq(contractc_outcome_name(CONTRACTC_OUTCOME_REFUSED), "refused");
+    run_free(&r);
+    script_free(&sf);
+}
+END_TEST
+
+START_TEST(a_failed_model_call_keeps_its_error_class)
+{
+    const step_t steps[] = {{"!error429", 0, NULL}, {"!error", 0, NULL}, {good_reply, 0, "stop"}};
+    script_t s = {steps, 3, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_OK);
+    ck_assert_int_eq(r.d.attempts[0].error_class, CONTRACTC_ERROR_CLASS_HTTP_429);
+    ck_assert_int_eq(r.d.attempts[1].error_class, CONTRACTC_ERROR_CLASS_NONE);
+    ck_assert_str_eq(contractc_error_class_name(CONTRACTC_ERROR_CLASS_HTTP_429), "http_429");
+    ck_assert_str_eq(contractc_error_class_name(CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE),
+                     "malformed_response");
+    ck_assert_ptr_null(contractc_error_class_name(CONTRACTC_ERROR_CLASS_NONE));
+    ck_assert_ptr_null(contractc_error_class_name((contractc_error_class_t)99));
+    run_free(&r);
+    script_free(&s);
+}
+END_TEST
+
+START_TEST(a_long_rejected_reply_is_echoed_cut_to_16_kib_with_a_marker)
+{
+    size_t n = 20000;
+    char *big = malloc(n + 1);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 'x', n);
+    big[n] = '\0';
+    const step_t steps[] = {{big, n, "stop"}, {good_reply, 0, "stop"}};
+    script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+    run_t r;
+    run_loop(&r, &s, 0, NULL);
+    ck_assert_int_eq(r.status, CONTRACTC_OK);
+    const contractc_message_t *echo = contractc_transcript_at(&r.t, 1);
+    ck_assert_int_eq(echo->role, CONTRACTC_ROLE_ASSISTANT);
+    ck_assert_uint_eq(echo->len, 16384 + strlen("\n[... 3616 bytes cut]"));
+    ck_assert_int_eq(memcmp(echo->text, big, 16384), 0);
+    ck_assert_str_eq(echo->text + 16384, "\n[... 3616 bytes cut]");
+    run_free(&r);
+    script_free(&s);
+
+    /* echo_max_bytes is the caller's to set. */
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract,
+                                                refund_request_prompt, refund_request_prompt_len,
+                                                email, strlen(email)),
+                     CONTRACTC_OK);
+    script_t s2 = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = scripted;
+    loop.model_user = &s2;
+    loop.echo_max_bytes = 10;
+    contractc_decision_t d;
+    refund_request_t rec;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_OK);
+    ck_assert_str_eq(contractc_transcript_at(&t, 1)->text, "xxxxxxxxxx\n[... 19990 bytes cut]");
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    script_free(&s2);
+    free(big);
+}
+END_TEST
+
 START_TEST(bad_arguments_are_refused_before_the_model_is_called)
 {
     const step_t steps[] = {{good_reply, 0, NULL}};
-    script_t s = {steps, 1, 0, {0}, {0}, {0}, {0}, {0}};
+    script_t s = {steps, 1, 0, {0}, {0}, {0}, {0}, {0}, {0}};
     contractc_transcript_t t;
     contractc_transcript_init(&t, NULL);
     contractc_loop_t loop;
@@ -484,7 +748,7 @@ START_TEST(every_allocation_failure_is_reported_and_nothing_leaks)
         memset(&options, 0, sizeof options);
         options.allocator = &a;
         const step_t steps[] = {{comma_reply, 0, NULL}, {good_reply, 0, NULL}};
-        script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}};
+        script_t s = {steps, 2, 0, {0}, {0}, {0}, {0}, {0}, {0}};
         contractc_transcript_t t;
         contractc_transcript_init(&t, &a);
         contractc_status_t st = contractc_transcript_begin(&t, &refund_request_contract,
@@ -536,12 +800,19 @@ int main(void)
     tcase_add_test(l, a_reply_that_never_converges_is_escalated_after_the_first_try_and_two_repairs);
     tcase_add_test(l, the_cap_is_configurable_down_to_a_single_try);
     tcase_add_test(l, an_empty_reply_is_a_rejection_with_a_repair_turn);
-    tcase_add_test(l, an_over_limit_reply_is_rejected_and_kept_cut_to_max_bytes_at_a_utf8_boundary);
+    tcase_add_test(l, an_over_limit_reply_is_rejected_and_kept_cut_to_max_bytes_at_a_utf8_boundary_with_a_marker);
     tcase_add_test(l, a_model_error_uses_up_an_attempt_and_adds_no_turn);
     tcase_add_test(l, a_run_of_only_model_errors_ends_failed_without_escalation);
     tcase_add_test(l, a_rejection_followed_by_model_errors_escalates_the_rejected_reply);
     tcase_add_test(l, a_model_function_that_breaks_its_contract_is_a_model_error);
     tcase_add_test(l, bad_arguments_are_refused_before_the_model_is_called);
+    tcase_add_test(l, a_reply_cut_at_the_token_limit_ends_truncated_without_a_repair_turn);
+    tcase_add_test(l, on_truncated_may_raise_the_token_limit_and_retry_once);
+    tcase_add_test(l, on_truncated_retries_at_most_once_and_may_decline);
+    tcase_add_test(l, an_accepted_reply_marked_cut_is_accepted_and_flagged);
+    tcase_add_test(l, a_refusal_and_a_filtered_reply_end_the_run_unparsed_and_unrepaired);
+    tcase_add_test(l, a_failed_model_call_keeps_its_error_class);
+    tcase_add_test(l, a_long_rejected_reply_is_echoed_cut_to_16_kib_with_a_marker);
     tcase_add_test(l, every_allocation_failure_is_reported_and_nothing_leaks);
     suite_add_tcase(s, l);
     SRunner *sr = srunner_create(s);

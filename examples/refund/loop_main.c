@@ -13,8 +13,10 @@
  *           first try, and the application routes it to a person.
  *   A-1090  never converges: escalated to a person after the first try and
  *           two repairs (its fourth recorded reply is never asked for).
- *   A-1102  a failed model call, a reply cut by the token limit, then an
- *           accepted reply.
+ *   A-1102  a failed model call, then a reply cut by the token limit: not a
+ *           wrong answer, so no repair turn is sent (it could not help);
+ *           the decision ends `truncated` and goes to a person (its third
+ *           recorded reply is never asked for).
  *
  *   usage: refund_loop_example [DATA_DIR [LOG]]
  *          (defaults: data/loop beside this file; refund-decisions.log in
@@ -126,8 +128,13 @@ static void to_a_person(void *user, const contractc_decision_t *decision, const 
                         size_t reply_len, const contractc_problems_t *problems)
 {
     const char *record_id = user;
-    printf("  escalated to a person after %zu attempts; the last reply (%zu bytes) had:\n",
-           decision->attempt_count, reply_len);
+    if (decision->outcome == CONTRACTC_OUTCOME_TRUNCATED)
+        printf("  cut by the token limit after %zu attempts, not repaired: a repair cannot\n"
+               "  finish a cut reply; to a person.  The cut reply (%zu bytes) had:\n",
+               decision->attempt_count, reply_len);
+    else
+        printf("  %s: to a person after %zu attempts; the last reply (%zu bytes) had:\n",
+               contractc_outcome_name(decision->outcome), decision->attempt_count, reply_len);
     (void)reply;
     for (size_t i = 0; i < contractc_problems_count(problems); i++) {
         const contractc_problem_t *p = contractc_problem_at(problems, i);
@@ -193,7 +200,7 @@ int main(int argc, char **argv)
     const contractc_setting_t settings[] = {{"temperature", "0", true}};
 
     printf("contract refund_request %s\n\n", refund_request_contract_hash);
-    int errors = 0, accepted = 0, escalated = 0, failed = 0, routed = 0;
+    int errors = 0, accepted = 0, escalated = 0, failed = 0, truncated = 0, routed = 0;
     char *save = NULL;
     for (char *line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (line[0] == '#' || line[0] == '\0')
@@ -279,6 +286,8 @@ int main(int argc, char **argv)
             }
         } else if (decision.outcome == CONTRACTC_OUTCOME_ESCALATED) {
             escalated++;
+        } else if (decision.outcome == CONTRACTC_OUTCOME_TRUNCATED) {
+            truncated++;
         } else {
             failed++;
         }
@@ -307,8 +316,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "refund_loop_example: closing the decision log %s failed\n", log_path);
         errors++;
     }
-    printf("%d accepted (%d routed to a person), %d escalated, %d failed, %d errors\n", accepted,
-           routed, escalated, failed, errors);
+    printf("%d accepted (%d routed to a person), %d escalated, %d truncated, %d failed, %d errors\n",
+           accepted, routed, escalated, truncated, failed, errors);
     printf("decision log: %s\n", log_path);
     return errors ? 1 : 0;
 }

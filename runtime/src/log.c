@@ -202,7 +202,10 @@ static void put_key(cc_str_t *s, const char *key)
     cc_str_puts(s, "\":");
 }
 
-static void put_attempt(cc_str_t *s, const contractc_attempt_t *at)
+/* One attempt.  Keys added after the first release (truncated,
+ * error_class, refusal) are written only when they say something, so a
+ * decision of the first release's kinds logs the same line as then. */
+static void put_attempt(cc_str_t *s, const contractc_attempt_t *at, bool include_value)
 {
     cc_str_puts(s, "{\"outcome\":");
     put_string(s, contractc_attempt_outcome_name(at->outcome));
@@ -227,9 +230,24 @@ static void put_attempt(cc_str_t *s, const contractc_attempt_t *at)
         put_key(s, "dropped");
         cc_str_putu(s, at->dropped);
     }
+    if (at->truncated) {
+        put_key(s, "truncated");
+        cc_str_puts(s, "true");
+    }
     if (at->outcome == CONTRACTC_ATTEMPT_MODEL_ERROR) {
         put_key(s, "error");
         put_string(s, at->error);
+        const char *class_name = contractc_error_class_name(at->error_class);
+        if (class_name) {
+            put_key(s, "error_class");
+            put_string(s, class_name);
+        }
+    }
+    /* The refusal's words are the model's, about the customer's text:
+     * logged only where the caller opted in to values. */
+    if (include_value && at->refusal) {
+        put_key(s, "refusal");
+        put_string(s, at->refusal);
     }
     cc_str_puts(s, "}");
 }
@@ -249,7 +267,7 @@ contractc_status_t contractc_log_format(const contractc_decision_t *decision,
     if (!entry)
         entry = &no_entry;
     if (!decision || !decision->contract || decision->outcome < CONTRACTC_OUTCOME_ACCEPTED ||
-        decision->outcome > CONTRACTC_OUTCOME_FAILED || decision->attempt_count == 0 ||
+        decision->outcome > CONTRACTC_OUTCOME_FILTERED || decision->attempt_count == 0 ||
         (entry->setting_count && !entry->settings))
         return CONTRACTC_EINVAL;
     const contractc_contract_t *contract = decision->contract;
@@ -307,7 +325,7 @@ contractc_status_t contractc_log_format(const contractc_decision_t *decision,
     for (size_t i = 0; i < decision->attempt_count; i++) {
         if (i)
             cc_str_puts(&s, ",");
-        put_attempt(&s, &decision->attempts[i]);
+        put_attempt(&s, &decision->attempts[i], entry->include_value);
     }
     cc_str_puts(&s, "]");
     put_key(&s, "outcome");

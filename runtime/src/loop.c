@@ -32,6 +32,9 @@ const char *contractc_attempt_outcome_name(contractc_attempt_outcome_t outcome)
     case CONTRACTC_ATTEMPT_ACCEPTED: return "accepted";
     case CONTRACTC_ATTEMPT_REJECTED: return "rejected";
     case CONTRACTC_ATTEMPT_MODEL_ERROR: return "model_error";
+    case CONTRACTC_ATTEMPT_TRUNCATED: return "truncated";
+    case CONTRACTC_ATTEMPT_REFUSED: return "refused";
+    case CONTRACTC_ATTEMPT_FILTERED: return "filtered";
     }
     return "?";
 }
@@ -42,8 +45,26 @@ const char *contractc_outcome_name(contractc_outcome_t outcome)
     case CONTRACTC_OUTCOME_ACCEPTED: return "accepted";
     case CONTRACTC_OUTCOME_ESCALATED: return "escalated";
     case CONTRACTC_OUTCOME_FAILED: return "failed";
+    case CONTRACTC_OUTCOME_TRUNCATED: return "truncated";
+    case CONTRACTC_OUTCOME_REFUSED: return "refused";
+    case CONTRACTC_OUTCOME_FILTERED: return "filtered";
     }
     return "?";
+}
+
+const char *contractc_error_class_name(contractc_error_class_t error_class)
+{
+    switch (error_class) {
+    case CONTRACTC_ERROR_CLASS_NONE: return NULL;
+    case CONTRACTC_ERROR_CLASS_TIMEOUT: return "timeout";
+    case CONTRACTC_ERROR_CLASS_NETWORK: return "network";
+    case CONTRACTC_ERROR_CLASS_HTTP_429: return "http_429";
+    case CONTRACTC_ERROR_CLASS_HTTP_5XX: return "http_5xx";
+    case CONTRACTC_ERROR_CLASS_AUTH: return "auth";
+    case CONTRACTC_ERROR_CLASS_BAD_REQUEST: return "bad_request";
+    case CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE: return "malformed_response";
+    }
+    return NULL;
 }
 
 /* ---- transcript --------------------------------------------------------- */
@@ -190,6 +211,10 @@ static void attempt_free(const contractc_allocator_t *a, contractc_attempt_t *at
     cc_free(a, at->problems, at->problem_count * sizeof *at->problems);
     at->problems = NULL;
     at->problem_count = 0;
+    if (at->refusal)
+        cc_free(a, at->refusal, at->refusal_len + 1);
+    at->refusal = NULL;
+    at->refusal_len = 0;
 }
 
 void contractc_decision_free(contractc_decision_t *decision)
@@ -266,6 +291,51 @@ static size_t utf8_cut(const char *text, size_t len, size_t max)
     return n;
 }
 
+/* Appends the rejected reply as the assistant turn, cut to `max` bytes at a
+ * UTF-8 boundary with the marker "\n[... N bytes cut]" when it is longer:
+ * one bad answer must not grow every later request without bound, and the
+ * model must see that what it is shown is not all it wrote. */
+static contractc_status_t add_echo(contractc_transcript_t *t, const char *text, size_t len,
+                                   size_t max)
+{
+    size_t keep = utf8_cut(text, len, max);
+    if (keep == len)
+        return contractc_transcript_add(t, CONTRACTC_ROLE_ASSISTANT, text, len);
+    char marker[64];
+    cc_str_t m;
+    cc_str_init_buf(&m, t->allocator_, marker, sizeof marker);
+    cc_str_puts(&m, "\n[... ");
+    cc_str_putu(&m, len - keep);
+    cc_str_puts(&m, " bytes cut]");
+    contractc_status_t st =
+        m.failed ? CONTRACTC_ENOMEM
+                 : transcript_add3(t, CONTRACTC_ROLE_ASSISTANT, text, keep, m.data, m.len, NULL, 0);
+    cc_str_free(&m);
+    return st;
+}
+
+/* The stop reasons that are not wrong answers (docs/contract-language.md,
+ * "Outcomes that are not wrong answers"): 0 for any other. */
+static contractc_attempt_outcome_t stop_outcome(const char *finish_reason)
+{
+    if (strcmp(finish_reason, "length") == 0 || strcmp(finish_reason, "max_tokens") == 0)
+        return CONTRACTC_ATTEMPT_TRUNCATED;
+    if (strcmp(finish_reason, "refusal") == 0)
+        return CONTRACTC_ATTEMPT_REFUSED;
+    if (strcmp(finish_reason, "content_filter") == 0)
+        return CONTRACTC_ATTEMPT_FILTERED;
+    return (contractc_attempt_outcome_t)0;
+}
+
+static contractc_outcome_t outcome_of(contractc_attempt_outcome_t stop)
+{
+    switch (stop) {
+    case CONTRACTC_ATTEMPT_REFUSED: return CONTRACTC_OUTCOME_REFUSED;
+    case CONTRACTC_ATTEMPT_FILTERED: return CONTRACTC_OUTCOME_FILTERED;
+    default: return CONTRACTC_OUTCOME_TRUNCATED;
+    }
+}
+
 /* ---- the loop ------------------------------------------------------------ */
 
 contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
@@ -310,16 +380,25 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
     memset(decision->attempts, 0, max_attempts * sizeof *decision->attempts);
     decision->attempt_capacity_ = max_attempts;
 
+    /* The echo is never longer than a reply may be (max_bytes), nor than
+     * echo_max_bytes. */
     const size_t max_bytes =
         options && options->max_bytes ? options->max_bytes : contract->max_bytes;
+    size_t echo_max =
+        loop->echo_max_bytes ? loop->echo_max_bytes : CONTRACTC_LOOP_DEFAULT_ECHO_MAX_BYTES;
+    if (max_bytes && max_bytes < echo_max)
+        echo_max = max_bytes;
     bool have_last = false;
     size_t last_index = 0; /* transcript index of the last rejected reply */
+    bool retried_truncated = false;
+    unsigned max_tokens = loop->max_tokens;
     st = CONTRACTC_REJECTED;
 
     for (unsigned i = 0; i < max_attempts; i++) {
         contractc_attempt_t *at = &decision->attempts[decision->attempt_count++];
         contractc_model_reply_t reply;
         memset(&reply, 0, sizeof reply);
+        reply.max_tokens = max_tokens;
         int rc = loop->model(loop->model_user, transcript, &reply);
         copy_fixed(at->finish_reason, sizeof at->finish_reason, reply.finish_reason,
                    sizeof reply.finish_reason);
@@ -330,6 +409,8 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
         }
         if (rc != 0) {
             at->outcome = CONTRACTC_ATTEMPT_MODEL_ERROR;
+            at->error_class = contractc_error_class_name(reply.error_class)
+                                  ? reply.error_class : CONTRACTC_ERROR_CLASS_NONE;
             copy_fixed(at->error, sizeof at->error,
                        reply.error[0] ? reply.error : "the model function failed",
                        sizeof reply.error);
@@ -337,11 +418,31 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
         }
         const char *text = reply.text ? reply.text : "";
         contractc_problems_clear(&problems);
+        contractc_attempt_outcome_t stop = stop_outcome(at->finish_reason);
+        if (stop == CONTRACTC_ATTEMPT_REFUSED || stop == CONTRACTC_ATTEMPT_FILTERED) {
+            /* Not an answer at all: nothing to parse or repair. */
+            at->outcome = stop;
+            if (stop == CONTRACTC_ATTEMPT_REFUSED && reply.len) {
+                if (!(at->refusal = cc_alloc(a, reply.len + 1))) {
+                    st = CONTRACTC_ENOMEM;
+                    goto done;
+                }
+                memcpy(at->refusal, text, reply.len);
+                at->refusal[reply.len] = '\0';
+                at->refusal_len = reply.len;
+            }
+            decision->outcome = outcome_of(stop);
+            if (loop->escalate)
+                loop->escalate(loop->escalate_user, decision, text, reply.len, &problems);
+            st = CONTRACTC_REJECTED;
+            goto done;
+        }
         st = contractc_parse(contract, text, reply.len, source, source_len, options, out,
                              &problems);
         at->fenced = problems.fenced;
         if (st == CONTRACTC_OK) {
             at->outcome = CONTRACTC_ATTEMPT_ACCEPTED;
+            at->truncated = stop == CONTRACTC_ATTEMPT_TRUNCATED;
             st = contractc_transcript_add(transcript, CONTRACTC_ROLE_ASSISTANT, text, reply.len);
             if (st != CONTRACTC_OK) {
                 contractc_record_free(contract, out);
@@ -352,16 +453,29 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
         }
         if (st != CONTRACTC_REJECTED)
             goto done; /* out of memory while parsing */
-        at->outcome = CONTRACTC_ATTEMPT_REJECTED;
+        at->outcome = stop == CONTRACTC_ATTEMPT_TRUNCATED ? stop : CONTRACTC_ATTEMPT_REJECTED;
         if (!attempt_keep_problems(a, at, &problems)) {
             st = CONTRACTC_ENOMEM;
             goto done;
         }
+        if (stop == CONTRACTC_ATTEMPT_TRUNCATED) {
+            /* The provider cut it: "fix every problem" cannot help, a
+             * larger token limit may.  The cut reply is not added. */
+            if (loop->on_truncated && !retried_truncated && i + 1 < max_attempts &&
+                loop->on_truncated(loop->on_truncated_user, decision, &max_tokens)) {
+                retried_truncated = true;
+                st = CONTRACTC_REJECTED;
+                continue;
+            }
+            decision->outcome = CONTRACTC_OUTCOME_TRUNCATED;
+            if (loop->escalate)
+                loop->escalate(loop->escalate_user, decision, text, reply.len, &problems);
+            st = CONTRACTC_REJECTED;
+            goto done;
+        }
         /* The rejected reply, as the model wrote it, stays in the
-         * conversation; an over-limit reply is cut so one bad answer cannot
-         * grow every later request without bound. */
-        st = contractc_transcript_add(transcript, CONTRACTC_ROLE_ASSISTANT, text,
-                                      utf8_cut(text, reply.len, max_bytes));
+         * conversation (cut to echo_max_bytes, said by a marker). */
+        st = add_echo(transcript, text, reply.len, echo_max);
         if (st != CONTRACTC_OK)
             goto done;
         last_index = transcript->count_ - 1;

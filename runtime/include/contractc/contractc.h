@@ -562,22 +562,61 @@ const contractc_message_t *contractc_transcript_at(const contractc_transcript_t 
 /* ------------------------------------------------------------------------
  * The decision: what the loop did, in the terms of the log
  * ------------------------------------------------------------------------ */
+/*
+ * What one attempt came to.  Append-only: values are never renumbered.
+ * The last three are not wrong answers, so they never get a repair turn
+ * (docs/contract-language.md, "Outcomes that are not wrong answers"): the
+ * model's stop reason (contractc_model_reply_t.finish_reason) says the
+ * provider cut the reply at the token limit ("length", "max_tokens"), the
+ * model refused ("refusal"), or a content filter stopped it
+ * ("content_filter").
+ */
 typedef enum contractc_attempt_outcome {
     CONTRACTC_ATTEMPT_ACCEPTED = 1,
     CONTRACTC_ATTEMPT_REJECTED,
-    CONTRACTC_ATTEMPT_MODEL_ERROR /* the model function failed: no reply */
+    CONTRACTC_ATTEMPT_MODEL_ERROR, /* the model function failed: no reply */
+    CONTRACTC_ATTEMPT_TRUNCATED,   /* cut at the token limit and rejected */
+    CONTRACTC_ATTEMPT_REFUSED,     /* the model refused (not parsed) */
+    CONTRACTC_ATTEMPT_FILTERED     /* a content filter stopped it (not parsed) */
 } contractc_attempt_outcome_t;
 
+/* What the whole run came to.  Append-only, as above: a run ends with the
+ * outcome of an attempt that is not a wrong answer when that attempt ends it
+ * (and no on_truncated retry followed). */
 typedef enum contractc_outcome {
     CONTRACTC_OUTCOME_ACCEPTED = 1, /* a reply passed; the record is filled */
     CONTRACTC_OUTCOME_ESCALATED,    /* replies kept failing up to the cap */
-    CONTRACTC_OUTCOME_FAILED        /* every attempt was a model error */
+    CONTRACTC_OUTCOME_FAILED,       /* every attempt was a model error */
+    CONTRACTC_OUTCOME_TRUNCATED,    /* the last reply was cut at the token limit */
+    CONTRACTC_OUTCOME_REFUSED,      /* the model refused */
+    CONTRACTC_OUTCOME_FILTERED      /* a content filter stopped the reply */
 } contractc_outcome_t;
 
-/* "accepted", "rejected", "model_error"; "?" out of range. */
+/* "accepted", "rejected", "model_error", "truncated", "refused",
+ * "filtered"; "?" out of range. */
 const char *contractc_attempt_outcome_name(contractc_attempt_outcome_t outcome);
-/* "accepted", "escalated", "failed"; "?" out of range. */
+/* "accepted", "escalated", "failed", "truncated", "refused", "filtered";
+ * "?" out of range. */
 const char *contractc_outcome_name(contractc_outcome_t outcome);
+
+/*
+ * Why a model call failed, as the model function classifies it (the chat
+ * client does).  Logged as the attempt's `error_class`.  Append-only.
+ */
+typedef enum contractc_error_class {
+    CONTRACTC_ERROR_CLASS_NONE = 0,       /* not said (not logged) */
+    CONTRACTC_ERROR_CLASS_TIMEOUT,        /* "timeout": the deadline passed */
+    CONTRACTC_ERROR_CLASS_NETWORK,        /* "network": no HTTP answer */
+    CONTRACTC_ERROR_CLASS_HTTP_429,       /* "http_429": rate limited */
+    CONTRACTC_ERROR_CLASS_HTTP_5XX,       /* "http_5xx": the server failed */
+    CONTRACTC_ERROR_CLASS_AUTH,           /* "auth": 401, 403 */
+    CONTRACTC_ERROR_CLASS_BAD_REQUEST,    /* "bad_request": other 4xx, quota */
+    CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE /* "malformed_response" */
+} contractc_error_class_t;
+
+/* The log's spelling above; NULL for CONTRACTC_ERROR_CLASS_NONE and values
+ * out of range. */
+const char *contractc_error_class_name(contractc_error_class_t error_class);
 
 /* A problem as the log keeps it: where, which kind, which rule; never a
  * value from the reply.  Strings owned by the decision. */
@@ -602,6 +641,17 @@ typedef struct contractc_attempt {
     contractc_logged_problem_t *problems;
     size_t problem_count;
     size_t dropped;                /* problems beyond the list's cap */
+    /* An accepted reply that the provider marked cut (finish_reason
+     * "length"/"max_tokens"): still accepted, flagged here and in the log. */
+    bool truncated;
+    /* For a model error: its class as the model function said (NONE when
+     * it said nothing). */
+    contractc_error_class_t error_class;
+    /* For a refusal: the model's text (refusal_len bytes and a NUL, owned
+     * by the decision; NULL when it gave none).  Logged only when the
+     * caller opts in to values (contractc_log_entry_t.include_value). */
+    char *refusal;
+    size_t refusal_len;
 } contractc_attempt_t;
 
 /*
@@ -632,13 +682,23 @@ void contractc_decision_free(contractc_decision_t *decision);
  *   called again or contractc_loop_run returns; the loop copies what it
  *   keeps.  NULL with len 0 is an empty reply (a rejection, not an error).
  * - finish_reason: as the model reported it, cut to fit; "" when unknown.
+ *   The loop reads it: "length" and "max_tokens" (the reply was cut at the
+ *   token limit), "refusal" (then text holds the refusal's words, e.g.
+ *   OpenAI's message.refusal) and "content_filter" end the attempt without
+ *   a repair turn (contractc_attempt_outcome_t).
  * - error: on failure, a short message for the log; never a secret.
+ * - error_class: on failure, what kind (may stay NONE).
+ * - max_tokens: set by the loop before the call, for the model function to
+ *   read: the token limit asked for (contractc_loop_t.max_tokens, raised by
+ *   on_truncated); 0: the model function's own.
  */
 typedef struct contractc_model_reply {
     const char *text;
     size_t len;
     char finish_reason[CONTRACTC_FINISH_REASON_SIZE];
     char error[CONTRACTC_MODEL_ERROR_SIZE];
+    contractc_error_class_t error_class;
+    unsigned max_tokens;
 } contractc_model_reply_t;
 
 /* The model: reads the whole transcript and answers.  Returns 0 with a
@@ -647,16 +707,30 @@ typedef struct contractc_model_reply {
 typedef int (*contractc_model_fn)(void *user, const contractc_transcript_t *transcript,
                                   contractc_model_reply_t *reply);
 
-/* Called once when the loop ends `escalated`: `reply` (reply_len bytes, as
- * kept in the transcript: cut to max_bytes) is the last rejected reply and
- * `problems` its problems, messages included.  Both are valid only during
- * the call. */
+/* Called once when the loop ends `escalated`, `truncated`, `refused` or
+ * `filtered` (decision->outcome says which): `reply` (reply_len bytes) is
+ * the last rejected reply as kept in the transcript (cut to
+ * echo_max_bytes, with its marker), or the reply that ended the run as the
+ * model gave it; `problems` are its problems, messages included (none for a
+ * refusal or a filtered reply).  Both are valid only during the call. */
 typedef void (*contractc_escalate_fn)(void *user, const contractc_decision_t *decision,
                                       const char *reply, size_t reply_len,
                                       const contractc_problems_t *problems);
 
+/* Called when an attempt ends `truncated` and another attempt is left, at
+ * most once per run: `*max_tokens` holds the limit asked for so far (0: the
+ * model function's own); set it higher and return non-zero to call the
+ * model again on the same transcript (the cut reply is not added to it), or
+ * return 0 to end the run `truncated`.  `decision` holds the attempts so
+ * far. */
+typedef int (*contractc_truncated_fn)(void *user, const contractc_decision_t *decision,
+                                      unsigned *max_tokens);
+
 /* The first try plus two repairs. */
 #define CONTRACTC_LOOP_DEFAULT_ATTEMPTS 3
+/* How much of a rejected reply is echoed back as the assistant turn before
+ * the repair turn: 16 KiB, then "\n[... N bytes cut]". */
+#define CONTRACTC_LOOP_DEFAULT_ECHO_MAX_BYTES ((size_t)16 << 10)
 /* The most attempts a loop may be configured for. */
 #define CONTRACTC_LOOP_MAX_ATTEMPTS 100
 
@@ -671,6 +745,14 @@ typedef struct contractc_loop {
     const contractc_options_t *options; /* parse options (allocator, limits,
                                            check user); may be NULL */
     size_t problem_cap;               /* problems per reply; 0: 64 */
+    /* A rejected reply is echoed back cut to this many bytes, and never to
+     * more than the reply limit max_bytes (at a UTF-8 boundary), with the
+     * marker "\n[... N bytes cut]", N the bytes left out; 0:
+     * CONTRACTC_LOOP_DEFAULT_ECHO_MAX_BYTES. */
+    size_t echo_max_bytes;
+    contractc_truncated_fn on_truncated; /* may be NULL */
+    void *on_truncated_user;
+    unsigned max_tokens;              /* passed to the model; 0: its own */
 } contractc_loop_t;
 
 /*
@@ -682,10 +764,21 @@ typedef struct contractc_loop {
  *   contract's record struct) is filled; returns CONTRACTC_OK.  Free the
  *   record with contractc_record_free (or NAME_free).
  * - rejected (empty and over-limit replies included): the reply is
- *   appended as an assistant turn (cut to max_bytes at a UTF-8 boundary)
- *   and, when another attempt follows, the repair turn with every problem
- *   as a user turn: the rejected reply at -2, the complaint at -1.
+ *   appended as an assistant turn (cut to echo_max_bytes at a UTF-8
+ *   boundary, then "\n[... N bytes cut]") and, when another attempt
+ *   follows, the repair turn with every problem as a user turn: the
+ *   rejected reply at -2, the complaint at -1.
  * - model error: nothing is appended; the attempt is used up.
+ * - not a wrong answer (the stop reason, see contractc_model_reply_t): a
+ *   reply cut at the token limit is parsed; accepted, it is accepted with
+ *   the attempt's `truncated` flag; rejected, the attempt is `truncated`.
+ *   A refusal or a filtered reply is not parsed (`refused`, `filtered`).
+ *   None of them gets a repair turn and nothing is appended: a truncated
+ *   attempt calls on_truncated when set and an attempt is left (once per
+ *   run; non-zero calls the model again), otherwise the run ends with that
+ *   outcome, calls the escalation function with that reply (its problems:
+ *   the parse's for `truncated`, none for the others) and returns
+ *   CONTRACTC_REJECTED with `out` zeroed.
  * After max_attempts, a run with at least one rejected reply ends
  * `escalated` (the escalation function gets the last one), a run of only
  * model errors ends `failed`; both return CONTRACTC_REJECTED and leave
