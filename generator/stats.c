@@ -16,8 +16,13 @@
  *   error produced none); the rejection rate is rejected / replies;
  * - attempts to accept counts every attempt up to and including the
  *   accepted one, model errors included (they used up an attempt);
- * - "cut" counts replies whose finish_reason was "length" (the token limit
- *   cut them off).
+ * - "cut" counts replies whose finish_reason was "length" or "max_tokens"
+ *   (the token limit cut them off);
+ * - truncated, refused, filtered count decisions that ended so: outcomes
+ *   that are not wrong answers (docs/contract-language.md, "Outcomes that
+ *   are not wrong answers"); a truncated attempt is a reply but not a
+ *   rejection, a refused or filtered one is not a reply;
+ * - model errors are also counted by their `error_class`, where given.
  *
  * A line that is not a well-formed decision is counted and reported on
  * stderr with its file and line number, and never stops the count.
@@ -38,6 +43,7 @@
 typedef struct metrics {
     size_t decisions, attempts, replies, rejected, accepted, attempts_to_accept;
     size_t escalated, failed, model_errors, cut, routed;
+    size_t truncated, refused, filtered;
 } metrics_t;
 
 typedef struct day_row {
@@ -61,7 +67,7 @@ typedef struct group {
     double version;
     metrics_t all;
     size_t histogram[ATTEMPT_HISTOGRAM];
-    counts_t problems, kinds, routes, models, dialects;
+    counts_t problems, kinds, routes, models, dialects, error_classes;
     day_row_t *days;
     size_t day_count, day_capacity;
 } group_t;
@@ -167,6 +173,7 @@ static void stats_free(stats_t *s)
         counts_free(&g->routes);
         counts_free(&g->models);
         counts_free(&g->dialects);
+        counts_free(&g->error_classes);
         for (size_t k = 0; k < g->day_count; k++)
             free(g->days[k].model);
         free(g->days);
@@ -222,7 +229,9 @@ static bool day_of(const char *time, char day[11])
     return true;
 }
 
-typedef enum { A_ACCEPTED, A_REJECTED, A_MODEL_ERROR, A_BAD } attempt_kind_t;
+typedef enum {
+    A_ACCEPTED, A_REJECTED, A_MODEL_ERROR, A_TRUNCATED, A_REFUSED, A_FILTERED, A_BAD
+} attempt_kind_t;
 
 static attempt_kind_t attempt_kind(const char *s)
 {
@@ -234,6 +243,12 @@ static attempt_kind_t attempt_kind(const char *s)
         return A_REJECTED;
     if (strcmp(s, "model_error") == 0)
         return A_MODEL_ERROR;
+    if (strcmp(s, "truncated") == 0)
+        return A_TRUNCATED;
+    if (strcmp(s, "refused") == 0)
+        return A_REFUSED;
+    if (strcmp(s, "filtered") == 0)
+        return A_FILTERED;
     return A_BAD;
 }
 
@@ -268,12 +283,21 @@ static const char *check_line(const cJSON *j, char day[11])
     if (n >= ATTEMPT_HISTOGRAM)
         return "more attempts than a loop can make";
     int accepted = 0, rejected = 0, accepted_at = -1, i = 0;
+    attempt_kind_t last = A_BAD;
     const cJSON *a;
     cJSON_ArrayForEach(a, attempts)
     {
         attempt_kind_t k = attempt_kind(string_of(a, "outcome"));
         if (k == A_BAD)
-            return "an attempt's \"outcome\" is not accepted, rejected or model_error";
+            return "an attempt's \"outcome\" is not accepted, rejected, model_error, truncated, "
+                   "refused or filtered";
+        /* Refused and filtered end a run; a truncated attempt may be
+         * followed by one on_truncated retry. */
+        if (i + 1 < n && (k == A_REFUSED || k == A_FILTERED))
+            return "a refused or filtered attempt must be the last";
+        if (k == A_MODEL_ERROR && !optional_string(a, "error_class", &s))
+            return "an attempt's \"error_class\" is not a string";
+        last = k;
         if (k == A_ACCEPTED) {
             accepted++;
             accepted_at = i;
@@ -302,10 +326,14 @@ static const char *check_line(const cJSON *j, char day[11])
         if (accepted || !rejected)
             return "an escalated decision must have rejected and no accepted attempts";
     } else if (strcmp(outcome, "failed") == 0) {
-        if (accepted || rejected)
+        if (accepted || rejected || last != A_MODEL_ERROR)
             return "a failed decision must have only model errors";
+    } else if (strcmp(outcome, "truncated") == 0 || strcmp(outcome, "refused") == 0 ||
+               strcmp(outcome, "filtered") == 0) {
+        if (accepted || last != attempt_kind(outcome))
+            return "a truncated, refused or filtered decision must end with such an attempt";
     } else {
-        return "\"outcome\" is not accepted, escalated or failed";
+        return "\"outcome\" is not accepted, escalated, failed, truncated, refused or filtered";
     }
     return NULL;
 }
@@ -368,6 +396,9 @@ static bool add_decision(stats_t *s, const cJSON *j, const char *day)
     const char *outcome = string_of(j, "outcome");
     d.escalated = strcmp(outcome, "escalated") == 0;
     d.failed = strcmp(outcome, "failed") == 0;
+    d.truncated = strcmp(outcome, "truncated") == 0;
+    d.refused = strcmp(outcome, "refused") == 0;
+    d.filtered = strcmp(outcome, "filtered") == 0;
     d.routed = route != NULL;
     const cJSON *a;
     size_t index = 0;
@@ -378,12 +409,20 @@ static bool add_decision(stats_t *s, const cJSON *j, const char *day)
         attempt_kind_t k = attempt_kind(string_of(a, "outcome"));
         if (k == A_MODEL_ERROR) {
             d.model_errors++;
+            const char *error_class = NULL;
+            optional_string(a, "error_class", &error_class);
+            if (error_class && !counts_add(&g->error_classes, error_class, NULL, 1))
+                return false;
             continue;
         }
+        if (k == A_REFUSED || k == A_FILTERED)
+            continue; /* no reply to count */
         d.replies++;
         const char *finish = NULL;
         optional_string(a, "finish_reason", &finish);
-        d.cut += finish && strcmp(finish, "length") == 0;
+        d.cut += finish && (strcmp(finish, "length") == 0 || strcmp(finish, "max_tokens") == 0);
+        if (k == A_TRUNCATED)
+            continue; /* cut by the provider: not the model's wrong answer */
         if (k == A_ACCEPTED) {
             d.accepted = 1;
             d.attempts_to_accept = index;
@@ -426,6 +465,9 @@ static bool add_decision(stats_t *s, const cJSON *j, const char *day)
         m->model_errors += d.model_errors;
         m->cut += d.cut;
         m->routed += d.routed;
+        m->truncated += d.truncated;
+        m->refused += d.refused;
+        m->filtered += d.filtered;
     }
     if (route && !counts_add(&g->routes, route, NULL, 1))
         return false;
@@ -642,6 +684,10 @@ static bool print_text(stats_t *s, FILE *out)
                 fprintf(out, "%s %s %zu", i ? "," : "", g->routes.items[i].a, g->routes.items[i].count);
             fputc('\n', out);
         }
+        if (g->all.truncated || g->all.refused || g->all.filtered)
+            fprintf(out, "  not repaired: truncated %zu, refused %zu, filtered %zu\n",
+                    g->all.truncated, g->all.refused, g->all.filtered);
+        print_counts_line(out, "model errors by class", &g->error_classes);
         print_counts_line(out, "dialects", &g->dialects);
         print_counts_line(out, "problems by kind", &g->kinds);
 
@@ -693,6 +739,9 @@ static cJSON *metrics_json(const metrics_t *m)
     cJSON_AddNumberToObject(o, "model_errors", (double)m->model_errors);
     cJSON_AddNumberToObject(o, "cut", (double)m->cut);
     cJSON_AddNumberToObject(o, "routed", (double)m->routed);
+    cJSON_AddNumberToObject(o, "truncated", (double)m->truncated);
+    cJSON_AddNumberToObject(o, "refused", (double)m->refused);
+    cJSON_AddNumberToObject(o, "filtered", (double)m->filtered);
     return o;
 }
 
@@ -735,6 +784,7 @@ static cJSON *stats_json(stats_t *s)
         cJSON_AddItemToObject(o, "routes", counts_json(&g->routes));
         cJSON_AddItemToObject(o, "models", counts_json(&g->models));
         cJSON_AddItemToObject(o, "dialects", counts_json(&g->dialects));
+        cJSON_AddItemToObject(o, "error_classes", counts_json(&g->error_classes));
         cJSON_AddItemToObject(o, "kinds", counts_json(&g->kinds));
         if (g->problems.count > 1)
             qsort(g->problems.items, g->problems.count, sizeof *g->problems.items, by_count);

@@ -327,6 +327,62 @@ START_TEST(lines_written_by_the_runtime_are_read_as_decisions)
 }
 END_TEST
 
+/* Outcomes that are not wrong answers (the runtime writes them since the
+ * loop reads the stop reason); the lines above are the older kinds, still
+ * read as before. */
+#define TRUNC_ \
+    "{\"outcome\":\"truncated\",\"fenced\":false,\"finish_reason\":\"max_tokens\",\"problems\":[{\"path\":\"$\",\"kind\":\"syntax\",\"rule\":null}]}"
+#define REFUSED_ "{\"outcome\":\"refused\",\"fenced\":false,\"finish_reason\":\"refusal\",\"problems\":[]}"
+#define FILTERED_ "{\"outcome\":\"filtered\",\"fenced\":false,\"finish_reason\":\"content_filter\",\"problems\":[]}"
+#define ERR429_ \
+    "{\"outcome\":\"model_error\",\"fenced\":false,\"finish_reason\":null,\"problems\":[],\"error\":\"HTTP 429\",\"error_class\":\"http_429\"}"
+#define OKCUT_ "{\"outcome\":\"accepted\",\"fenced\":false,\"finish_reason\":\"length\",\"problems\":[],\"truncated\":true}"
+static const char outcomes_log[] =
+    LINE("2025-06-01T09:00:00Z", H1, "m1", "[" ERR429_ "," TRUNC_ "]", "truncated", "")
+    LINE("2025-06-01T09:10:00Z", H1, "m1", "[" TRUNC_ "," OK_ "]", "accepted", "")
+    LINE("2025-06-01T09:20:00Z", H1, "m1", "[" REFUSED_ "]", "refused", "")
+    LINE("2025-06-01T09:30:00Z", H1, "m1", "[" FILTERED_ "]", "filtered", "")
+    LINE("2025-06-01T09:40:00Z", H1, "m1", "[" OKCUT_ "]", "accepted", "")
+    /* bad: a refusal cannot be followed by another attempt, and a
+     * truncated decision must end with a truncated attempt */
+    LINE("2025-06-01T09:50:00Z", H1, "m1", "[" REFUSED_ "," OK_ "]", "accepted", "")
+    LINE("2025-06-01T09:55:00Z", H1, "m1", "[" AMOUNT_ "]", "truncated", "");
+
+START_TEST(truncated_refused_and_filtered_are_counted_and_never_rejections)
+{
+    char *err;
+    cJSON *j = stats_json_of(outcomes_log, &err);
+    ck_assert_near(num(j, "decisions"), 5);
+    ck_assert_near(num(j, "bad_lines"), 2);
+    ck_assert_ptr_nonnull(strstr(err, "a refused or filtered attempt must be the last"));
+    ck_assert_ptr_nonnull(strstr(err, "a truncated, refused or filtered decision must end with such an attempt"));
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "contracts"), 0);
+    const cJSON *all = cJSON_GetObjectItem(c, "all");
+    ck_assert_near(num(all, "attempts"), 7);
+    ck_assert_near(num(all, "replies"), 4);   /* two truncated, two accepted */
+    ck_assert_near(num(all, "rejected"), 0);  /* a cut reply is not a wrong answer */
+    ck_assert_near(num(all, "accepted"), 2);
+    ck_assert_near(num(all, "cut"), 3);       /* max_tokens twice, length once */
+    ck_assert_near(num(all, "truncated"), 1);
+    ck_assert_near(num(all, "refused"), 1);
+    ck_assert_near(num(all, "filtered"), 1);
+    ck_assert_near(num(all, "model_errors"), 1);
+    ck_assert_near(num(cJSON_GetObjectItem(c, "error_classes"), "http_429"), 1);
+    ck_assert_ptr_null(cJSON_GetObjectItem(c, "problems")->child); /* none counted */
+    cJSON_Delete(j);
+    free(err);
+
+    char *path = write_temp("outcomes.log", outcomes_log);
+    char *argv[] = {path};
+    char *out;
+    ck_assert_int_eq(run_stats(1, argv, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\n  not repaired: truncated 1, refused 1, filtered 1\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\n  model errors by class: http_429 1\n"));
+    free(out);
+    free(err);
+}
+END_TEST
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -342,6 +398,7 @@ int main(void)
     tcase_add_test(t, the_plain_table_shows_the_rates);
     tcase_add_test(t, usage_errors_exit_2);
     tcase_add_test(t, lines_written_by_the_runtime_are_read_as_decisions);
+    tcase_add_test(t, truncated_refused_and_filtered_are_counted_and_never_rejections);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
