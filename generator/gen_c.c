@@ -619,33 +619,75 @@ static void emit_object_tables(emit_t *e, size_t index)
 
 /* ---- texts ---------------------------------------------------------------- */
 
-/* A long text as a char array, one source line per text line (string
- * literals over 4,095 bytes break -Wpedantic). */
+/* C99's minimum supported length of a string literal (5.2.4.1), and the
+ * most source bytes one literal of a text line takes before it is wrapped
+ * (a logical source line has the same minimum). */
+#define TEXT_LITERAL_MAX 4095u
+#define TEXT_CHUNK_MAX 1024u
+
+/* One byte as a character constant, escaped as in a string literal (octal
+ * for bytes outside printable ASCII: -Wpedantic-clean for signed char). */
+static void char_constant(cc_buf_t *b, unsigned char c)
+{
+    cc_buf_putc(b, '\'');
+    if (c == '\'')
+        cc_buf_puts(b, "\\'");
+    else
+        cc_buf_c_string(b, (const char *)&c, 1);
+    cc_buf_putc(b, '\'');
+}
+
+/* A text as const char NAME[] with NAME_len (the text's bytes, not counting
+ * any NUL).  Up to TEXT_LITERAL_MAX bytes it is a string literal, one
+ * literal per text line (long lines wrapped at a code point); a longer text
+ * is a character array (a longer literal breaks -Wpedantic), each text line
+ * quoted in a comment above its bytes. */
 static void emit_text_array(cc_buf_t *b, const char *name, const char *text, size_t len,
                             const char *what)
 {
     b->failed |= name == NULL; /* the caller's name buffer ran out of memory */
-    cc_buf_printf(b, "/* %s, %zu bytes */\nconst char %s[%zu] = {\n", what, len, name, len ? len : (size_t)1);
+    if (len <= TEXT_LITERAL_MAX) {
+        cc_buf_printf(b, "/* %s, %zu bytes */\nconst char %s[] =", what, len, name);
+        if (!len)
+            cc_buf_puts(b, " \"\"");
+        for (size_t i = 0; i < len;) {
+            size_t n = 0;
+            while (i + n < len && n < TEXT_CHUNK_MAX && text[i + n++] != '\n')
+                ;
+            if (text[i + n - 1] != '\n')
+                while (i + n < len && ((unsigned char)text[i + n] & 0xC0) == 0x80)
+                    n++; /* never split a UTF-8 sequence */
+            cc_buf_puts(b, "\n    \"");
+            cc_buf_c_string(b, text + i, n);
+            cc_buf_putc(b, '"');
+            i += n;
+        }
+        cc_buf_printf(b, ";\nconst size_t %s_len = %zu;\n", name, len);
+        return;
+    }
+    cc_buf_printf(b, "/* %s, %zu bytes */\nconst char %s[%zu] = {\n", what, len, name, len);
     size_t line_start = 0;
     for (size_t i = 0; i < len; i++) {
-        if (i == line_start)
-            cc_buf_puts(b, "   ");
-        unsigned char c = (unsigned char)text[i];
-        if (c == '\'' || c == '\\')
-            cc_buf_printf(b, " '\\%c',", c);
-        else if (c == '\n')
-            cc_buf_puts(b, " '\\n',");
-        else if (c >= 0x20 && c < 0x7f && c != '?')
-            cc_buf_printf(b, " '%c',", c);
-        else
-            cc_buf_printf(b, " %u,", c);
-        if (c == '\n' || (i + 1 - line_start) % 16 == 0 || i + 1 == len) {
-            cc_buf_putc(b, '\n');
-            line_start = i + 1;
+        if (i == line_start) {
+            const char *nl = memchr(text + i, '\n', len - i);
+            size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+            char *line = cc_strndup(text + i, n);
+            b->failed |= line == NULL;
+            cc_buf_puts(b, "    /* ");
+            comment_text(b, line);
+            cc_buf_puts(b, nl ? "\\n */\n" : " */\n");
+            free(line);
         }
+        if ((i - line_start) % 16 == 0)
+            cc_buf_puts(b, "   ");
+        cc_buf_putc(b, ' ');
+        char_constant(b, (unsigned char)text[i]);
+        cc_buf_putc(b, ',');
+        if (text[i] == '\n' || (i + 1 - line_start) % 16 == 0 || i + 1 == len)
+            cc_buf_putc(b, '\n');
+        if (text[i] == '\n')
+            line_start = i + 1;
     }
-    if (!len)
-        cc_buf_puts(b, "    0\n");
     cc_buf_printf(b, "};\nconst size_t %s_len = %zu;\n", name, len);
 }
 

@@ -1,0 +1,7 @@
+# Generated code compiled with gcc and clang under the strict warning set
+# (tests/compile/*.sh), from this build's generator and runtime sources.
+add_test(NAME compile_nonascii_texts_with_gcc_and_clang
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compile/nonascii_texts.sh)
+set_tests_properties(compile_nonascii_texts_with_gcc_and_clang PROPERTIES
+  ENVIRONMENT "CONTRACTC=$<TARGET_FILE:contractc>;INCLUDE=${PROJECT_SOURCE_DIR}/runtime/include;RUNTIME_SRC=${PROJECT_SOURCE_DIR}/runtime/src;WORK=${CMAKE_CURRENT_BINARY_DIR}/compile_nonascii"
+  TIMEOUT 120)
