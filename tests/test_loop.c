@@ -116,8 +116,11 @@ typedef struct run {
     escalation_t esc;
 } run_t;
 
-static void run_loop(run_t *r, script_t *s, unsigned max_attempts,
-                     const contractc_options_t *options)
+/* The loop over the scripted model; `truncated` (may be NULL) is the
+ * on_truncated callback and `on_truncated_user` its user pointer. */
+static void run_loop_with(run_t *r, script_t *s, unsigned max_attempts,
+                          const contractc_options_t *options, contractc_truncated_fn truncated,
+                          void *on_truncated_user, unsigned max_tokens)
 {
     memset(r, 0, sizeof *r);
     contractc_transcript_init(&r->t, NULL);
@@ -134,7 +137,16 @@ static void run_loop(run_t *r, script_t *s, unsigned max_attempts,
     loop.escalate_user = &r->esc;
     loop.max_attempts = max_attempts;
     loop.options = options;
+    loop.on_truncated = truncated;
+    loop.on_truncated_user = on_truncated_user;
+    loop.max_tokens = max_tokens;
     r->status = contractc_loop_run(&loop, &r->t, email, strlen(email), &r->rec, &r->d);
+}
+
+static void run_loop(run_t *r, script_t *s, unsigned max_attempts,
+                     const contractc_options_t *options)
+{
+    run_loop_with(r, s, max_attempts, options, NULL, NULL, 0);
 }
 
 static void run_free(run_t *r)
@@ -476,23 +488,7 @@ static int raise_limit(void *user, const contractc_decision_t *d, unsigned *max_
 
 static void run_loop_truncated(run_t *r, script_t *s, raise_t *raise, unsigned max_tokens)
 {
-    memset(r, 0, sizeof *r);
-    contractc_transcript_init(&r->t, NULL);
-    ck_assert_int_eq(contractc_transcript_begin(&r->t, &refund_request_contract,
-                                                refund_request_prompt, refund_request_prompt_len,
-                                                email, strlen(email)),
-                     CONTRACTC_OK);
-    contractc_loop_t loop;
-    memset(&loop, 0, sizeof loop);
-    loop.contract = &refund_request_contract;
-    loop.model = scripted;
-    loop.model_user = s;
-    loop.escalate = escalate;
-    loop.escalate_user = &r->esc;
-    loop.on_truncated = raise_limit;
-    loop.on_truncated_user = raise;
-    loop.max_tokens = max_tokens;
-    r->status = contractc_loop_run(&loop, &r->t, email, strlen(email), &r->rec, &r->d);
+    run_loop_with(r, s, 0, NULL, raise_limit, raise, max_tokens);
 }
 
 START_TEST(on_truncated_may_raise_the_token_limit_and_retry_once)
