@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh Debian 12 machine: installs what it needs, then
 #   1. a gcc Release build (-O3, -Werror) and the whole ctest suite, so the
-#      build type users pick first cannot regress;
+#      build type users pick first cannot regress; then the hardening stage
+#      (scripts/test-hardening.sh: fuzz replays, valgrind, allocation failures);
 #   2. a clang build (-Werror) of the portable code alone (no SSE2 paths,
 #      CONTRACTC_SIMD=OFF) and the whole suite again;
 #   3. an ASan + UBSan build and the whole suite (any report fails it);
 #   4. the reader's tests in builds for SSSE3 and for x86-64-v3 (AVX2), where
 #      this CPU runs them: the UTF-8 check has a path for each, compiled only
 #      when the compiler targets it.
-# Set CONTRACTC_QUICK=1 to run only the first.
+# Set CONTRACTC_QUICK=1 to run only the gcc Release suite (no hardening stage,
+# no other builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -36,11 +38,8 @@ has_cpu_flags() { # FLAG...: all in /proc/cpuinfo (x86-64 Linux)
 }
 
 run_suite gcc Release -DCMAKE_C_COMPILER=gcc
-# Fuzz replay, valgrind and allocation-failure runs (issue: hardening).
-if [ -f scripts/test-hardening.sh ]; then
-  bash scripts/test-hardening.sh
-fi
 if [ "${CONTRACTC_QUICK:-0}" != 1 ]; then
+  bash scripts/test-hardening.sh
   run_suite clang RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCONTRACTC_SIMD=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_suite sanitize Debug -DCMAKE_C_COMPILER=clang -DCONTRACTC_SANITIZE=ON
