@@ -3,14 +3,16 @@
 #                    [OUTPUT_DIR dir]
 #                    [SCHEMA_DIALECT dialect...]
 #                    [SCHEMA_VAR var]
-#                    [PROMPT_VAR var])
+#                    [PROMPT_VAR var]
+#                    [RUNTIME static|shared])
 #
 # Generates, at build time, NAME.h, NAME.c, NAME.schema.json and
 # NAME.prompt.txt for each contract (and NAME.D.schema.json and
-# NAME.D.notes.txt for each SCHEMA_DIALECT D), and creates -- or extends, if
-# it already exists -- the library `target` with the generated sources, their
-# include directory (PUBLIC) and contractc::runtime (PUBLIC).  A new target
-# is a STATIC library unless BUILD_SHARED_LIBS says otherwise.
+# NAME.D.notes.txt for each schema dialect D, see SCHEMA_DIALECT), and
+# creates -- or extends, if it already exists -- the library `target` with
+# the generated sources, their include directory (PUBLIC) and the runtime
+# (PUBLIC).  A new target is a STATIC library unless BUILD_SHARED_LIBS says
+# otherwise.
 #
 #   CONTRACTS       contract files, relative to the current source directory
 #                   or absolute.  NAME is the contract's `contract:` key (read
@@ -19,24 +21,92 @@
 #   OUTPUT_DIR      where the files go; relative to the current binary
 #                   directory; default ${CMAKE_CURRENT_BINARY_DIR}/contractc.
 #   SCHEMA_DIALECT  provider dialects (openai-strict, gemini, anthropic,
-#                   llama-cpp) passed as `--schema-dialect D`.
+#                   llama-cpp) passed as `--schema-dialect D`.  Without it,
+#                   a contract's own `schema: {dialect: D}` selects D, as
+#                   it does for `contractc generate` (docs/dialects.md); the
+#                   key is read at configure time like `contract:`.
 #   SCHEMA_VAR      set in the caller's scope to the schema file of each
 #                   contract that a provider is given: NAME.D.schema.json for
-#                   each SCHEMA_DIALECT D, else NAME.schema.json.
+#                   each SCHEMA_DIALECT D, else for the contract's own
+#                   dialect D, else NAME.schema.json.
 #   PROMPT_VAR      set in the caller's scope to each NAME.prompt.txt.
+#   RUNTIME         the runtime `target` links: `static` (the default,
+#                   contractc::runtime) or `shared` (contractc::runtime_shared,
+#                   libcontractc_runtime.so).  One target links one of them:
+#                   extending it with the other is an error.
+#
+# The generated NAME.c files are C.  Including this file (find_package
+# does) in a project that enabled other languages but not C -- project(app
+# CXX) -- enables C, since enable_language() may not be called from inside a
+# function; a project that enabled no language (project(app NONE)) may use
+# the generator alone, and contractc_generate() tells it to enable C.
 #
 # The files are regenerated when a contract or the generator binary changes
 # (the generator's templates are compiled into it).  The generator is the
 # target contractc::contractc: imported by find_package(contractc), or the
 # `contractc` target of this source tree.  Output is byte-identical whatever
 # the build, working or output directory, path form or locale.
+get_property(_contractc_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+if(NOT CMAKE_C_COMPILER_LOADED AND _contractc_languages AND NOT _contractc_languages STREQUAL "NONE"
+   AND NOT CMAKE_CURRENT_FUNCTION)
+  message(STATUS "contractc: enabling C for the generated parsers (NAME.c is C)")
+  enable_language(C)
+endif()
+unset(_contractc_languages)
+
 if(TARGET contractc AND NOT TARGET contractc::contractc)
   # in the contractc tree itself: the same name an installed package exports
   add_executable(contractc::contractc ALIAS contractc)
 endif()
 
+# _contractc_own_dialect(VAR FILE): VAR = the schema dialect that FILE's
+# top-level `schema:` setting selects (docs/contract-language.md), or empty.
+# The two forms a contract writes it in are read, quotes and comments
+# allowed:
+#   schema: {dialect: D}        schema:
+#                                 dialect: D
+# A `schema:` key in another form is an error rather than a guess: the files
+# declared from it must be the ones the generator writes.  An unknown D is
+# left to the generator, whose diagnostic names its line.
+function(_contractc_own_dialect var file)
+  file(READ ${file} _text)
+  string(REPLACE "\r" "" _text "${_text}")
+  set(_d "")
+  set(_q "[\"']?")
+  if("\n${_text}" MATCHES "\n${_q}schema${_q}[ \t]*:([^\n]*)((\n([ \t#][^\n]*)?)*)")
+    set(_inline "${CMAKE_MATCH_1}")
+    set(_block "${CMAKE_MATCH_2}")
+    string(REGEX REPLACE "[ \t]#.*$" "" _inline " ${_inline}")
+    string(STRIP "${_inline}" _inline)
+    set(_value "[ \t]*:[ \t]*${_q}([A-Za-z0-9_.-]+)")
+    if(_inline STREQUAL "")
+      if(_block MATCHES "\n[ \t]+${_q}dialect${_q}${_value}")
+        set(_d ${CMAKE_MATCH_1})
+      endif()
+    elseif(_inline MATCHES "^{(.*)}$")
+      set(_flow "${CMAKE_MATCH_1}")
+      if(",${_flow}" MATCHES ",[ \t]*${_q}dialect${_q}${_value}")
+        set(_d ${CMAKE_MATCH_1})
+      elseif(_flow MATCHES "dialect")
+        set(_d "?")
+      endif()
+    elseif(NOT _inline MATCHES "^(null|~|Null|NULL)$")
+      set(_d "?")
+    endif()
+  endif()
+  if(_d STREQUAL "?")
+    message(FATAL_ERROR "contractc_generate: cannot read the 'schema:' setting of ${file} at "
+      "configure time: write it as 'schema: {dialect: D}' on one line or as a block "
+      "(a 'schema:' line, then an indented 'dialect: D'), or pass SCHEMA_DIALECT D")
+  endif()
+  if(NOT _d MATCHES "^(openai-strict|gemini|anthropic|llama-cpp)$")
+    set(_d "")
+  endif()
+  set(${var} "${_d}" PARENT_SCOPE)
+endfunction()
+
 function(contractc_generate)
-  cmake_parse_arguments(CG "" "TARGET;OUTPUT_DIR;SCHEMA_VAR;PROMPT_VAR"
+  cmake_parse_arguments(CG "" "TARGET;OUTPUT_DIR;SCHEMA_VAR;PROMPT_VAR;RUNTIME"
                         "CONTRACTS;SCHEMA_DIALECT" ${ARGN})
   if(CG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "contractc_generate: unknown arguments: ${CG_UNPARSED_ARGUMENTS}")
@@ -47,6 +117,26 @@ function(contractc_generate)
   if(NOT TARGET contractc::contractc)
     message(FATAL_ERROR "contractc_generate: no generator: call find_package(contractc) first "
                         "(it imports contractc::contractc)")
+  endif()
+  if(NOT CMAKE_C_COMPILER_LOADED)
+    message(FATAL_ERROR "contractc_generate: the generated NAME.c files are C, and C is not "
+      "enabled here: name it in project() (project(app C CXX)) or call enable_language(C) "
+      "before find_package(contractc)")
+  endif()
+  if(NOT CG_RUNTIME)
+    set(CG_RUNTIME static)
+  endif()
+  string(TOLOWER "${CG_RUNTIME}" CG_RUNTIME)
+  if(CG_RUNTIME STREQUAL "static")
+    set(_runtime contractc::runtime)
+  elseif(CG_RUNTIME STREQUAL "shared")
+    set(_runtime contractc::runtime_shared)
+  else()
+    message(FATAL_ERROR "contractc_generate: RUNTIME is static or shared, not '${CG_RUNTIME}'")
+  endif()
+  if(NOT TARGET ${_runtime})
+    message(FATAL_ERROR "contractc_generate: RUNTIME ${CG_RUNTIME} needs the target ${_runtime}, "
+                        "which this contractc package does not provide")
   endif()
   foreach(d IN LISTS CG_SCHEMA_DIALECT)
     if(NOT d MATCHES "^(openai-strict|gemini|anthropic|llama-cpp)$")
@@ -93,8 +183,13 @@ function(contractc_generate)
     set(_out ${CG_OUTPUT_DIR}/${_name}.h ${CG_OUTPUT_DIR}/${_name}.c
              ${CG_OUTPUT_DIR}/${_name}.schema.json ${CG_OUTPUT_DIR}/${_name}.prompt.txt)
     list(APPEND _prompts ${CG_OUTPUT_DIR}/${_name}.prompt.txt)
-    if(CG_SCHEMA_DIALECT)
-      foreach(d IN LISTS CG_SCHEMA_DIALECT)
+    # the flags' dialects, or else the contract's own (as the generator picks)
+    set(_dialects ${CG_SCHEMA_DIALECT})
+    if(NOT _dialects)
+      _contractc_own_dialect(_dialects ${_abs})
+    endif()
+    if(_dialects)
+      foreach(d IN LISTS _dialects)
         list(APPEND _out ${CG_OUTPUT_DIR}/${_name}.${d}.schema.json
                          ${CG_OUTPUT_DIR}/${_name}.${d}.notes.txt)
         list(APPEND _schemas ${CG_OUTPUT_DIR}/${_name}.${d}.schema.json)
@@ -125,7 +220,13 @@ function(contractc_generate)
   target_include_directories(${CG_TARGET} PUBLIC $<BUILD_INTERFACE:${CG_OUTPUT_DIR}>)
   # the generated C uses designated initializers and <stdbool.h>: C99
   target_compile_features(${CG_TARGET} PRIVATE c_std_99)
-  target_link_libraries(${CG_TARGET} PUBLIC contractc::runtime)
+  get_target_property(_linked ${CG_TARGET} CONTRACTC_RUNTIME)
+  if(_linked AND NOT _linked STREQUAL CG_RUNTIME)
+    message(FATAL_ERROR "contractc_generate: ${CG_TARGET} already links the ${_linked} runtime; "
+                        "one library cannot link both (RUNTIME ${CG_RUNTIME})")
+  endif()
+  set_target_properties(${CG_TARGET} PROPERTIES CONTRACTC_RUNTIME ${CG_RUNTIME})
+  target_link_libraries(${CG_TARGET} PUBLIC ${_runtime})
   if(CG_SCHEMA_VAR)
     set(${CG_SCHEMA_VAR} ${_schemas} PARENT_SCOPE)
   endif()

@@ -7,9 +7,38 @@
 #       contractcTargets*.cmake (contractc::runtime, contractc::runtime_shared,
 #       contractc::contractc), contractc_generate.cmake
 #   LIBDIR/pkgconfig/contractc-runtime.pc           pkg-config
-# Every installed file locates the others relative to itself, so an install
-# tree can be moved or installed with any --prefix.
+# The CMake package locates the other files relative to itself, so an
+# install tree can be moved.  A .pc file names the prefix it is installed to
+# (`--prefix P`, else CMAKE_INSTALL_PREFIX): pkg-config's answers are then
+# the paths a packager expects (prefix=/usr, libdir=${prefix}/lib/<multiarch>,
+# includedir=${prefix}/include), and a system prefix's -I and -L are the
+# ones pkg-config leaves out.  DESTDIR is not part of any path in them.
 include(CMakePackageConfigHelpers)
+
+# contractc_install_pkgconfig(TEMPLATE NAME): installs TEMPLATE as
+# LIBDIR/pkgconfig/NAME.pc.  Its @VAR@s are filled in at configure time,
+# except three:
+#   @CONTRACTC_PC_PREFIX@      the install prefix, filled in at install time
+#   @CONTRACTC_PC_LIBDIR@      ${prefix}/CMAKE_INSTALL_LIBDIR, or that
+#   @CONTRACTC_PC_INCLUDEDIR@  directory itself when it is absolute (the
+#                              same for CMAKE_INSTALL_INCLUDEDIR)
+function(contractc_install_pkgconfig template name)
+  foreach(dir LIBDIR INCLUDEDIR)
+    if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+      set(CONTRACTC_PC_${dir} "${CMAKE_INSTALL_${dir}}")
+    else()
+      set(CONTRACTC_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+    endif()
+  endforeach()
+  set(CONTRACTC_PC_PREFIX "@CONTRACTC_PC_PREFIX@") # kept for install time
+  set(_stage ${PROJECT_BINARY_DIR}/pkgconfig/${name}.pc.in)
+  set(_final ${PROJECT_BINARY_DIR}/pkgconfig/${name}.pc)
+  configure_file(${template} ${_stage} @ONLY)
+  install(CODE "
+    get_filename_component(CONTRACTC_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\" ABSOLUTE)
+    configure_file(\"${_stage}\" \"${_final}\" @ONLY)")
+  install(FILES ${_final} DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endfunction()
 
 set(CONTRACTC_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/contractc
     CACHE STRING "Where the contractc CMake package is installed, relative to the prefix")
@@ -45,5 +74,4 @@ install(FILES
   ${PROJECT_BINARY_DIR}/contractcConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/contractc_generate.cmake
   DESTINATION ${CONTRACTC_INSTALL_CMAKEDIR})
-install(FILES ${PROJECT_BINARY_DIR}/runtime/contractc-runtime.pc
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+contractc_install_pkgconfig(${PROJECT_SOURCE_DIR}/runtime/contractc-runtime.pc.in contractc-runtime)

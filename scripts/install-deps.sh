@@ -14,6 +14,7 @@ packages=(
   nodejs           # ajv, the JSON Schema oracle of the dialect tests (tests/schema)
   libcurl4-openssl-dev  # the optional chat-completions client (client/)
   python3          # the loopback replay server of the client test
+  meson ninja-build     # the Meson consumer route (tests/integration/consumer_meson.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -633,6 +633,10 @@ START_TEST(every_malloc_of_contractc_generate_can_fail_without_a_partial_artifac
     char *seen[64];
     size_t seen_count = 0;
     for (size_t i = 0; i < g.gl_pathc && seen_count < 64; i++) {
+        /* examples/consumer-*: copies for out-of-tree builds (tests/integration/),
+         * one with its own schema dialect, whose files this sweep does not know */
+        if (!(only && *only) && strstr(g.gl_pathv[i], "/examples/consumer-"))
+            continue;
         char *text = cc_read_file(g.gl_pathv[i], NULL);
         ck_assert_ptr_nonnull(text);
         bool dup = false;

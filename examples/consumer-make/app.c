@@ -3,9 +3,10 @@
  * one German customer email, the model's first reply (a decimal comma,
  * rejected with its repair turn) and its corrected reply (accepted).
  *
- * It builds three ways, with the same source:
+ * It builds four ways, with the same source (tests/integration/ builds each):
  *   examples/consumer-cmake   find_package(contractc) + contractc_generate()
  *   examples/consumer-make    a Makefile, pkg-config and committed generated files
+ *   examples/consumer-meson   Meson, pkg-config and a custom_target generating at build time
  *   vendored                  cc -I. app.c refund_request.c contractc_runtime.c
  * Exit status: 0 when the first reply is rejected and the second accepted
  * with the exact amount, 1 otherwise.

@@ -27,6 +27,8 @@ pass "installed contractc --version says $version"
 
 export PKG_CONFIG_PATH="$PREFIX/$libdir/pkgconfig"
 [ "$(pkg-config --modversion contractc-runtime)" = "$version" ] || fail "pkg-config --modversion is not $version"
+[ "$(pkg-config --variable=prefix contractc-runtime)" = "$PREFIX" ] || fail "the .pc prefix is not the --prefix $PREFIX"
+[ "$(pkg-config --variable=libdir contractc-runtime)" = "$PREFIX/$libdir" ] || fail "the .pc libdir is not $PREFIX/$libdir"
 cflags=$(pkg-config --cflags contractc-runtime | xargs)
 libs=$(pkg-config --libs contractc-runtime | xargs)
 [ -f "${cflags#-I}/contractc/contractc.h" ] || fail "pkg-config --cflags ($cflags) does not find contractc/contractc.h"

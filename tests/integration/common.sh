@@ -1,4 +1,4 @@
-# Helpers for the vendor tests (tests/vendor.cmake).  Sourced, not run.
+# Helpers for the integration tests (CMakeLists.txt here).  Sourced, not run.
 # Every test gets, from ctest's environment:
 #   SRC     the contractc source tree        PREFIX  the temporary install prefix
 #   WORK    a scratch directory of its own   CC, CXX the compilers of this build
