@@ -4,6 +4,7 @@
 #   -DSRC_DIR=runtime/src       the runtime's sources and private headers
 #   -DSOURCES=a.c|b.c|...       the sources, in build order ('|'-separated)
 #   -DHEADER=runtime/include/contractc/contractc.h
+#   -DLICENSE=LICENSE              its text goes into the one-file runtime's banner
 #   -DVERSION=0.1.0
 #   -DAMALGAMATION=.../contractc_runtime.c   the one-file runtime (written)
 #   -DOUT=.../vendor_files.c                 both files as byte arrays (written)
@@ -16,7 +17,7 @@
 # to its part exactly as in the separate-file build.  Output is a function of
 # the input bytes only: no paths, dates or host names.
 cmake_minimum_required(VERSION 3.21)
-foreach(v SRC_DIR SOURCES HEADER VERSION AMALGAMATION OUT)
+foreach(v SRC_DIR SOURCES HEADER LICENSE VERSION AMALGAMATION OUT)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "embed_runtime.cmake: -D${v}= is required")
   endif()
@@ -36,6 +37,9 @@ function(strip_includes var)
     string(REPLACE "#include \"${h}\"\n" "" t "${t}")
   endforeach()
   string(REPLACE "#include <contractc/contractc.h>" "#include \"contractc/contractc.h\"" t "${t}")
+  # Each part's SPDX line: the one-file runtime carries one, with the
+  # licence text, in its banner.
+  string(REPLACE "/* SPDX-License-Identifier: MIT */\n" "" t "${t}")
   set(${var} "${t}" PARENT_SCOPE)
 endfunction()
 
@@ -139,10 +143,15 @@ foreach(s IN LISTS SOURCES)
   string(APPEND body "/* ==== ${s} ==== */\n${pre}${text}\n${post}")
 endforeach()
 
+file(READ ${LICENSE} license_text)
+string(STRIP "${license_text}" license_text)
+string(REPLACE "\n" "\n * " license_text " * ${license_text}")
+string(REGEX REPLACE " \\* \n" " *\n" license_text "${license_text}")
 list(JOIN headers ", " header_list)
 list(JOIN SOURCES ", " source_list)
 set(amalgamation "/*
  * contractc_runtime.c - the contractc ${VERSION} runtime in one file, for vendoring.
+ * SPDX-License-Identifier: MIT
  * Written by `contractc vendor DIR` together with contractc/contractc.h; DO NOT
  * EDIT.  Update both by running `contractc vendor DIR` again with the contractc
  * that generates your contracts' NAME.h and NAME.c: a generated file and this
@@ -154,6 +163,8 @@ set(amalgamation "/*
  * Parts: ${header_list}; then ${source_list}.
  * A file-local name that two parts share is renamed with #define for the
  * extent of its part, so every static stays private to its part.
+ *
+${license_text}
  */
 #include \"contractc/contractc.h\"
 

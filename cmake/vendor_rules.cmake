@@ -18,12 +18,13 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/vendor
   COMMAND ${CMAKE_COMMAND} -DSRC_DIR=${_rt_dir}/src "-DSOURCES=${_rt_names}"
           -DHEADER=${_rt_dir}/include/contractc/contractc.h
+          -DLICENSE=${PROJECT_SOURCE_DIR}/LICENSE
           -DVERSION=${PROJECT_VERSION}
           -DAMALGAMATION=${CMAKE_CURRENT_BINARY_DIR}/vendor/contractc_runtime.c
           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/vendor_files.c
           -P ${PROJECT_SOURCE_DIR}/cmake/embed_runtime.cmake
   DEPENDS ${_rt_deps} ${_rt_private_headers} ${_rt_dir}/include/contractc/contractc.h
-          ${PROJECT_SOURCE_DIR}/cmake/embed_runtime.cmake
+          ${PROJECT_SOURCE_DIR}/cmake/embed_runtime.cmake ${PROJECT_SOURCE_DIR}/LICENSE
   COMMENT "Amalgamating the runtime for contractc vendor"
   VERBATIM)
 target_sources(contractc_gen PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/vendor_files.c)

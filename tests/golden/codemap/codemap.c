@@ -3,6 +3,10 @@
  * Contract: codemap, version 1
  * Hash: sha256:44bf66c8266b80ecbfda946f86dadf30729ac564e306e1a28479972132c4b835
  * Regenerate: contractc generate codemap.contract.yaml -o DIR
+ * SPDX-License-Identifier: MIT-0
+ * What contractc contributes to this file is under MIT-0: use it with no
+ * attribution.  The contract's own text in it (prompt, descriptions) stays
+ * its author's.
  *
  * Descriptor tables for the contractc runtime, then the typed entry points,
  * then the prompt and schema texts.  Sizes and offsets are left to the

@@ -3,6 +3,10 @@
  * Contract: invoice, version 1
  * Hash: sha256:2dce9d7da3a817b528bf0e228b4d66985e29d9dc38266ea6447362daed22e212
  * Regenerate: contractc generate invoice.contract.yaml -o DIR
+ * SPDX-License-Identifier: MIT-0
+ * What contractc contributes to this file is under MIT-0: use it with no
+ * attribution.  The contract's own text in it (prompt, descriptions) stays
+ * its author's.
  *
  * Descriptor tables for the contractc runtime, then the typed entry points,
  * then the prompt and schema texts.  Sizes and offsets are left to the

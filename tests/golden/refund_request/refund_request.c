@@ -3,6 +3,10 @@
  * Contract: refund_request, version 1
  * Hash: sha256:c6313697ed8a327eeaa47d7813ab525b334d98ad7efd86db8849cd0527e71360
  * Regenerate: contractc generate refund_request.contract.yaml -o DIR
+ * SPDX-License-Identifier: MIT-0
+ * What contractc contributes to this file is under MIT-0: use it with no
+ * attribution.  The contract's own text in it (prompt, descriptions) stays
+ * its author's.
  *
  * Descriptor tables for the contractc runtime, then the typed entry points,
  * then the prompt and schema texts.  Sizes and offsets are left to the

@@ -3,6 +3,10 @@
  * Contract: ticket, version 1
  * Hash: sha256:58f1211b2f0dbe28ed20e259a03901c3880c43af87676bae5c3e497d2b7da170
  * Regenerate: contractc generate ticket.contract.yaml -o DIR
+ * SPDX-License-Identifier: MIT-0
+ * What contractc contributes to this file is under MIT-0: use it with no
+ * attribution.  The contract's own text in it (prompt, descriptions) stays
+ * its author's.
  *
  * Descriptor tables for the contractc runtime, then the typed entry points,
  * then the prompt and schema texts.  Sizes and offsets are left to the
