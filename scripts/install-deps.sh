@@ -15,6 +15,7 @@ packages=(
   libcurl4-openssl-dev  # the optional chat-completions client (client/)
   python3          # the loopback replay server of the client test
   meson ninja-build     # the Meson consumer route (tests/integration/consumer_meson.sh)
+  reuse            # the licence check of the tree (tests/licence/tree.sh)
 )
 missing=()
 for p in "${packages[@]}"; do
