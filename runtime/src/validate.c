@@ -1369,12 +1369,45 @@ typedef struct cc_sum_gate {
     bool own_ok;
 } cc_sum_gate_t;
 
-static bool add_overflows(int64_t a, int64_t b, int64_t *out)
+/* A signed 128-bit integer in two's complement, hi:lo, for `sum`: plain C99
+ * (no __int128), so every compiler runs the same code.  The sum of n int64
+ * operands has a magnitude of at most n * 2^63, far inside 2^127 for any n
+ * that fits in memory, so the accumulation itself never overflows and the
+ * sum is exact (docs/contract-language.md, "Fine print"). */
+typedef struct cc_wide {
+    uint64_t lo, hi;
+} cc_wide_t;
+
+/* w += v.  The sign of v extends into hi; the carry out of lo is the
+ * unsigned wrap of lo (defined arithmetic, no branch on the value). */
+static void wide_add(cc_wide_t *w, int64_t v)
 {
-    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
-        return true;
-    *out = a + b;
-    return false;
+    const uint64_t u = (uint64_t)v;
+    w->lo += u;
+    w->hi += (w->lo < u) + (v < 0 ? UINT64_MAX : 0);
+}
+
+/* Whether w is within int64 (hi is then the sign extension of lo). */
+static bool wide_fits_i64(const cc_wide_t *w)
+{
+    return w->hi == (w->lo >> 63 ? UINT64_MAX : 0);
+}
+
+/* w as int64 (w fits: wide_fits_i64).  No unsigned-to-signed conversion of
+ * a value above INT64_MAX, which C leaves to the implementation. */
+static int64_t wide_to_i64(const cc_wide_t *w)
+{
+    if (w->lo <= (uint64_t)INT64_MAX)
+        return (int64_t)w->lo;
+    return -(int64_t)(UINT64_MAX - w->lo) - 1;
+}
+
+/* |a - b| <= t, exactly, for any int64 a and b (t >= 0): the difference
+ * needs 64 bits unsigned, which int64 has not at INT64_MIN. */
+static bool within_tolerance(int64_t a, int64_t b, int64_t t)
+{
+    const uint64_t diff = a >= b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+    return t >= 0 && diff <= (uint64_t)t;
 }
 
 static int64_t read_i64(const unsigned char *p)
@@ -1420,23 +1453,17 @@ static void run_sum(cc_parse_t *c, const contractc_object_t *o, const cc_sum_gat
     size_t off = 0;
     if (rule->sum_item != CONTRACTC_NO_FIELD)
         off = iv->object->fields[rule->sum_item].offset;
-    int64_t sum = 0;
-    bool overflow = false;
-    for (size_t i = 0; i < count && !overflow; i++)
-        overflow = add_overflows(sum, read_i64(items + i * af->value.item_size + off), &sum);
-    int64_t total = read_i64(base + tf->offset);
-    int64_t diff = 0;
-    if (!overflow && (add_overflows(sum, total == INT64_MIN ? INT64_MAX : -total, &diff) ||
-                      total == INT64_MIN))
-        overflow = true;
-    if (overflow) {
-        report_rule(c, rule, ": the sum overflows 64-bit arithmetic",
-                    ": the sum overflows 64-bit arithmetic");
+    cc_wide_t wide = {0, 0};
+    for (size_t i = 0; i < count; i++)
+        wide_add(&wide, read_i64(items + i * af->value.item_size + off));
+    if (!wide_fits_i64(&wide)) {
+        report_rule(c, rule, ": the sum of the items does not fit in a signed 64-bit integer",
+                    ": the sum of the items does not fit in a signed 64-bit integer");
         return;
     }
-    if (diff < 0)
-        diff = -diff;
-    if (diff <= rule->tolerance)
+    const int64_t sum = wide_to_i64(&wide);
+    const int64_t total = read_i64(base + tf->offset);
+    if (within_tolerance(sum, total, rule->tolerance))
         return;
     /* The detail quotes reply values: the model gets it, the log does not. */
     const contractc_value_t *sv = rule->sum_item != CONTRACTC_NO_FIELD
