@@ -820,6 +820,24 @@ static bool is_fence(const unsigned char *q, const unsigned char *end)
     return end - q >= 3 && q[0] == '`' && q[1] == '`' && q[2] == '`';
 }
 
+/* A UTF-8 byte order mark (EF BB BF) at q. */
+static bool is_bom(const unsigned char *q, const unsigned char *end)
+{
+    return end - q >= 3 && q[0] == 0xEF && q[1] == 0xBB && q[2] == 0xBF;
+}
+
+/* A BOM before the JSON text, wherever it is (at byte 0, after white
+ * space, after a fence's opening line) is `encoding`
+ * (docs/contract-language.md, "Problem kinds"). */
+static bool fail_bom(cc_reader_t *r, const unsigned char *at)
+{
+    return fail_at(r, CONTRACTC_KIND_ENCODING, at,
+                   at == r->raw ? "the reply starts with a byte order mark (BOM); "
+                                  "send UTF-8 without it"
+                                : "a byte order mark (BOM) before the JSON text; "
+                                  "send UTF-8 without it");
+}
+
 /*
  * The fence rule (design page, "Fine print"): ``` + optional lowercase
  * "json" + optional spaces/tabs + LF or CRLF, the JSON text, a line break,
@@ -837,9 +855,13 @@ static bool strip_fence(cc_reader_t *r, const unsigned char *s,
     if (q < e && *q == '\r' && q + 1 < e && q[1] == '\n')
         q++;
     if (q >= e || *q != '\n') {
+        /* Nothing after the opening line but white space (cut off before
+         * [s, e)): no text and no closing fence, whether or not a line
+         * break ended it. */
         if (q >= e)
-            return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
-                           "the ``` fence has no line break after it");
+            return fail_at(r, CONTRACTC_KIND_SYNTAX, e,
+                           "the ``` fence is never closed (nothing follows its "
+                           "opening line)");
         return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
                        "unexpected text after the opening ``` fence (only a "
                        "lowercase json tag may follow it on its line)");
@@ -865,9 +887,12 @@ static bool strip_fence(cc_reader_t *r, const unsigned char *s,
                        "the ``` fence is never closed");
     }
     r->fenced = true;
-    if (skip_ws(body, close) == close)
+    q = skip_ws(body, close);
+    if (q == close)
         return fail_at(r, CONTRACTC_KIND_EMPTY, body,
                        "the fence is empty: no JSON text inside");
+    if (is_bom(q, close))
+        return fail_bom(r, q);
     r->p = body;
     r->end = close;
     return true;
@@ -917,10 +942,8 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
         r->p = s;
         return utf8_start(r);
     }
-    if (e - s >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
-        return fail_at(r, CONTRACTC_KIND_ENCODING, s,
-                       "the reply starts with a byte order mark (BOM); send "
-                       "UTF-8 without it");
+    if (is_bom(s, e))
+        return fail_bom(r, s);
     if (e - s >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) ||
                        (s[0] == 0xFE && s[1] == 0xFF)))
         return fail_at(r, CONTRACTC_KIND_ENCODING, s,
@@ -935,6 +958,8 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
         return fail_at(r, CONTRACTC_KIND_EMPTY, s,
                        "the reply is only white space");
     }
+    if (is_bom(s, e))
+        return fail_bom(r, s);
     if (is_fence(s, e)) {
         if (!fence_allowed)
             return fail_at(r, CONTRACTC_KIND_SYNTAX, s,
