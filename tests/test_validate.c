@@ -119,6 +119,23 @@ static const row_t rows[] = {
      "$.orderId unexpected|$.order_id missing", "did you mean \"order_id\""},
     {"a key twice, even with the same value", "fields:\n  a: {type: integer}\n", "{\"a\":1,\"a\":1}",
      "$.a duplicate", NULL},
+    /* an unexpected key present twice: unexpected once, then duplicate,
+     * also when spelt with escapes; per object, not per reply */
+    {"an unexpected key twice", "fields:\n  a: {type: integer}\n", "{\"a\":1,\"x\":1,\"x\":2,\"x\":3}",
+     "$.x unexpected|$.x duplicate|$.x duplicate", NULL},
+    {"an unexpected key twice, once escaped", "fields:\n  a: {type: integer}\n",
+     "{\"a\":1,\"x\\u00e9\":1,\"y\":2,\"x\xC3\xA9\":3}",
+     "$['x\xC3\xA9'] unexpected|$.y unexpected|$['x\xC3\xA9'] duplicate", NULL},
+    {"the second occurrence of an unexpected key is a duplicate", "fields:\n  a: {type: integer}\n",
+     "{\"x\":1,\"a\":1,\"x\":2}", "$.x unexpected|$.x duplicate", "the allowed keys are a"},
+    {"an unexpected key in two objects is unexpected in each",
+     "fields:\n  o: {type: array, items: {type: object, fields: {a: {type: integer}}}}\n",
+     "{\"o\":[{\"a\":1,\"x\":1},{\"a\":1,\"x\":1,\"x\":1}]}",
+     "$.o[0].x unexpected|$.o[1].x unexpected|$.o[1].x duplicate", NULL},
+    {"an unexpected key again after a nested object",
+     "fields:\n  a: {type: integer}\n  n: {type: object, fields: {b: {type: integer}}}\n",
+     "{\"x\":1,\"n\":{\"b\":1,\"x\":1},\"a\":1,\"x\":1}",
+     "$.x unexpected|$.n.x unexpected|$.x duplicate", NULL},
     {"a key that needs brackets", "fields:\n  a: {type: integer}\n", "{\"a\":1,\"order id\":2}",
      "$['order id'] unexpected", NULL},
     {"a key with a quote and a backslash", "fields:\n  a: {type: integer}\n", "{\"a\":1,\"it's\\\\\":2}",
@@ -886,10 +903,10 @@ static void expect_add(expect_list_t *e, contractc_kind_t kind, const char *path
 }
 
 /* Appends the keys of l to the reply as members "KEY":0 (each after a
- * comma) and expects one unexpected problem per key, at prefix + its
+ * comma) and expects one problem of `kind` per key, at prefix + its
  * segment (through ref_push, for long prefixes). */
-static void put_unexpected(cc_buf_t *reply, expect_list_t *e, const key_list_t *l,
-                           const char *prefix, const char *message)
+static void put_keys(cc_buf_t *reply, expect_list_t *e, const key_list_t *l, const char *prefix,
+                     contractc_kind_t kind, const char *message)
 {
     for (size_t i = 0; i < l->count; i++) {
         cc_buf_putc(reply, ',');
@@ -899,10 +916,42 @@ static void put_unexpected(cc_buf_t *reply, expect_list_t *e, const key_list_t *
         ref_key_segment(&seg, l->keys[i], l->lens[i]);
         cc_buf_puts(&path, prefix);
         ref_push(&path, seg.data, seg.len);
-        expect_add(e, CONTRACTC_KIND_UNEXPECTED, path.data, message);
+        expect_add(e, kind, path.data, message);
         cc_buf_free(&seg);
         cc_buf_free(&path);
     }
+}
+
+/* The keys of l, each the first time in its object: one `unexpected` each. */
+static void put_unexpected(cc_buf_t *reply, expect_list_t *e, const key_list_t *l,
+                           const char *prefix, const char *message)
+{
+    put_keys(reply, e, l, prefix, CONTRACTC_KIND_UNEXPECTED, message);
+}
+
+static const char duplicate_message[] =
+    "the key appears more than once; give each key exactly once";
+
+/* The keys of l again in an object that had them: one `duplicate` each. */
+static void put_unexpected_again(cc_buf_t *reply, expect_list_t *e, const key_list_t *l,
+                                 const char *prefix)
+{
+    put_keys(reply, e, l, prefix, CONTRACTC_KIND_DUPLICATE, duplicate_message);
+}
+
+/* The keys of l, each with `tail` appended: other keys, as many. */
+static key_list_t keys_with_tail(const key_list_t *l, const char *tail)
+{
+    key_list_t out = {NULL, NULL, 0};
+    char k[256];
+    const size_t t = strlen(tail);
+    for (size_t i = 0; i < l->count; i++) {
+        ck_assert_uint_le(l->lens[i] + t, sizeof k);
+        memcpy(k, l->keys[i], l->lens[i]);
+        memcpy(k + l->lens[i], tail, t);
+        key_list_add(&out, k, l->lens[i] + t);
+    }
+    return out;
 }
 
 /* Parses reply (with a cap of 100,000) and checks every problem against e. */
@@ -973,14 +1022,20 @@ START_TEST(unexpected_keys_get_exact_paths_in_every_object)
     cc_buf_puts(&reply, ",\"zz_meta\":{\"zz_x\":1");
     put_unexpected(&reply, &e, &keys, "$.zz_meta", meta);
     cc_buf_puts(&reply, "}");
-    put_unexpected(&reply, &e, &keys, "$", root); /* the root's again, after the nested ones */
+    /* The root's keys again, after the nested ones: each a duplicate of
+     * its first occurrence (not of the nested object's); then new ones,
+     * whose path takes the root's part again. */
+    key_list_t more = keys_with_tail(&keys, "_2");
+    put_unexpected_again(&reply, &e, &keys, "$");
+    put_unexpected(&reply, &e, &more, "$", root);
     cc_buf_puts(&reply, ",\"zz_items\":[{\"zz_id\":1");
     put_unexpected(&reply, &e, &keys, "$.zz_items[0]", item);
-    cc_buf_puts(&reply, "},{\"zz_id\":2");
+    cc_buf_puts(&reply, "},{\"zz_id\":2"); /* the same keys in the next item: unexpected */
     put_unexpected(&reply, &e, &keys, "$.zz_items[1]", item);
     cc_buf_puts(&reply, ",\"zz_id\":3"); /* a duplicate between unexpected keys */
     expect_add(&e, CONTRACTC_KIND_DUPLICATE, "$.zz_items[1].zz_id", NULL);
-    put_unexpected(&reply, &e, &keys, "$.zz_items[1]", item);
+    put_unexpected(&reply, &e, &more, "$.zz_items[1]", item);
+    put_unexpected_again(&reply, &e, &keys, "$.zz_items[1]");
     cc_buf_puts(&reply, "},{\"zz_id\":\"4\""); /* a type problem before them */
     expect_add(&e, CONTRACTC_KIND_TYPE, "$.zz_items[2].zz_id", NULL);
     put_unexpected(&reply, &e, &keys, "$.zz_items[2]", item);
@@ -989,6 +1044,7 @@ START_TEST(unexpected_keys_get_exact_paths_in_every_object)
     expect_list_free(&e);
     cc_buf_free(&reply);
     key_list_free(&keys);
+    key_list_free(&more);
     close_contract(&l);
 }
 END_TEST

@@ -91,6 +91,16 @@ typedef struct cc_parse {
      * 3,264 instructions a reply, a counted key one more).  C99 has no
      * portable way to say "not inline". */
     void (*report_key)(struct cc_parse *c, const char *k, size_t n);
+    /* The unexpected keys stored so far, each with its object (the
+     * object's '{' in the reply), to tell a key's later occurrences in the
+     * same object (`duplicate`) from its first (`unexpected`): an
+     * open-addressed table in the arena, set up by the first
+     * unexpected_prepare of a parse.  It holds at most as many keys as the
+     * problem list holds problems: past the cap nothing is stored, so
+     * nothing needs telling apart. */
+    struct cc_key_seen *keys;
+    size_t keys_count, keys_mask; /* keys_mask + 1 entries, 0 when none */
+    uint64_t keys_seed;
     /* While an object's unexpected keys are reported (report_shared_key),
      * c->path holds the object's own path, rendered from the steps kept in
      * prefix[0..prefix_steps) (innermost first); prefix_valid says so.
@@ -1226,6 +1236,13 @@ static void report_shared_key(cc_parse_t *c, const char *k, size_t n);
  * long for the buffer is not kept, and is built for each key instead). */
 static void unexpected_prepare(cc_parse_t *c, const contractc_object_t *o)
 {
+    if (!c->unexpected_for) { /* the first unexpected key of this parse */
+        c->keys = NULL;
+        c->keys_count = c->keys_mask = 0;
+        /* The table's order is the reply sender's business only if they
+         * can predict it: the address of the parse state varies. */
+        c->keys_seed = (uint64_t)(uintptr_t)c * UINT64_C(0x9E3779B97F4A7C15);
+    }
     c->unexpected_for = o;
     c->unexpected_stored = SIZE_MAX;
     c->report_key = report_shared_key; /* here, not per parse: only reports need it */
@@ -1323,14 +1340,111 @@ static void report_shared_key(cc_parse_t *c, const char *k, size_t n)
     cc_problems_close_path(c->problems, at, prefix + seg);
 }
 
-/* Reports unexpected key k[0..n) of object o (c->at is the key's step). */
-static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const char *k,
-                              size_t n, const uint64_t *seen)
+/* One unexpected key stored; object NULL: a free entry. */
+typedef struct cc_key_seen {
+    uint64_t hash;
+    const unsigned char *object;
+    const char *key;
+    size_t n;
+} cc_key_seen_t;
+
+/* FNV-1a of the object's offset and the key from the parse's seed, then a
+ * final mix (MurmurHash3's) so that the table index takes every bit. */
+static uint64_t key_hash(const cc_parse_t *c, const unsigned char *object, const char *k,
+                         size_t n)
+{
+    uint64_t h = (UINT64_C(0xcbf29ce484222325) ^ c->keys_seed) +
+                 (uint64_t)(object - c->r.raw) * UINT64_C(0x9E3779B97F4A7C15);
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)k[i]) * UINT64_C(0x100000001b3);
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    return h;
+}
+
+/* The slot of (object, k[0..n)) in the table: its entry, or the free one
+ * where it goes. */
+static cc_key_seen_t *key_slot(cc_parse_t *c, uint64_t h, const unsigned char *object,
+                               const char *k, size_t n)
+{
+    for (size_t i = (size_t)h & c->keys_mask;; i = (i + 1) & c->keys_mask) {
+        cc_key_seen_t *e = &c->keys[i];
+        if (!e->object ||
+            (e->hash == h && e->object == object && e->n == n && memcmp(e->key, k, n) == 0))
+            return e;
+    }
+}
+
+/* Whether unexpected key k[0..n) of the object whose '{' is at `object`
+ * was stored before: 1 yes, 0 no (it is stored now), -1 out of memory.
+ * `transient`: k lives in a buffer of the caller, copied to keep it. */
+static int unexpected_key_seen(cc_parse_t *c, const unsigned char *object, const char *k,
+                               size_t n, bool transient)
+{
+    if ((c->keys_count + 1) * 2 > c->keys_mask + 1) {
+        /* Twice the size (at least 16 entries), at most half full; the old
+         * table stays in the arena until the parse ends, as the list's
+         * problems do. */
+        size_t size = c->keys_mask ? (c->keys_mask + 1) * 2 : 16;
+        if (size > (size_t)-1 / 2 / sizeof(cc_key_seen_t))
+            return -1;
+        cc_key_seen_t *old = c->keys;
+        size_t old_size = c->keys_mask ? c->keys_mask + 1 : 0;
+        cc_key_seen_t *t = cc_arena_alloc(c->arena, size * sizeof *t, sizeof(uint64_t));
+        if (!t)
+            return -1;
+        for (size_t i = 0; i < size; i++)
+            t[i].object = NULL; /* the arena zeroes it; NULL need not be all zero bits */
+        c->keys = t;
+        c->keys_mask = size - 1;
+        for (size_t i = 0; i < old_size; i++)
+            if (old[i].object)
+                *key_slot(c, old[i].hash, old[i].object, old[i].key, old[i].n) = old[i];
+    }
+    const uint64_t h = key_hash(c, object, k, n);
+    cc_key_seen_t *e = key_slot(c, h, object, k, n);
+    if (e->object)
+        return 1;
+    if (transient) {
+        char *copy = cc_arena_alloc_bytes(c->arena, n ? n : 1);
+        if (!copy)
+            return -1;
+        memcpy(copy, k, n);
+        k = copy;
+    }
+    e->hash = h;
+    e->object = object;
+    e->key = k;
+    e->n = n;
+    c->keys_count++;
+    return 0;
+}
+
+static const char duplicate_msg[] = "the key appears more than once; give each key exactly once";
+
+/* Reports unexpected key k[0..n) of object o (c->at is the key's step),
+ * whose '{' is at `object`; k is in a buffer of the caller when
+ * `transient`.  A key already reported in this object is `duplicate`
+ * (docs/contract-language.md, "Fine print"). */
+static void report_unexpected(cc_parse_t *c, const contractc_object_t *o,
+                              const unsigned char *object, const char *k, size_t n,
+                              bool transient, const uint64_t *seen)
 {
     if (only_counted(c))
         return;
     if (c->unexpected_for != o)
         unexpected_prepare(c, o);
+    int again = unexpected_key_seen(c, object, k, n, transient);
+    if (again < 0) {
+        c->found++;
+        c->oom = true;
+        return;
+    }
+    if (again) {
+        report_fixed(c, CONTRACTC_KIND_DUPLICATE, duplicate_msg, sizeof duplicate_msg - 1);
+        return;
+    }
     /* The message quotes no reply value: the model's text is the log's
      * too, built once. */
     const contractc_field_t *near = NULL;
@@ -1632,6 +1746,7 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
         }
     }
     int result = V_OK;
+    const unsigned char *open = c->r.p; /* the object's identity for report_unexpected */
     c->r.p++; /* '{' */
     if (!cc_enter(&c->r))
         return V_FAIL;
@@ -1704,13 +1819,11 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                     step.key = key;
                     step.n = key_len;
                 }
-                if (f) {
-                    static const char dup[] =
-                        "the key appears more than once; give each key exactly once";
-                    report_fixed(c, CONTRACTC_KIND_DUPLICATE, dup, sizeof dup - 1);
-                } else {
-                    report_unexpected(c, o, key, key_len, seen);
-                }
+                if (f)
+                    report_fixed(c, CONTRACTC_KIND_DUPLICATE, duplicate_msg,
+                                 sizeof duplicate_msg - 1);
+                else
+                    report_unexpected(c, o, open, key, key_len, key == small, seen);
                 result = V_BAD;
                 if (!cc_skip_value(&c->r))
                     return V_FAIL;
