@@ -596,6 +596,179 @@ static contractc_status_t parse_into(const contractc_contract_t *c, const char *
     return rc;
 }
 
+/* Document-level problems: the model's message shows what the reply holds
+ * where the text breaks (the word, the number, the character); the log's
+ * says line, column and the class of what was found, never its bytes. */
+static const struct {
+    const char *reply;
+    const char *model; /* a fragment of the model's message */
+    const char *log;   /* the whole log message */
+} document_logs[] = {
+    {"{\"a\":4111111111111111xyz}", "invalid number (in \"4111111111111111xyz\")",
+     "line 1, column 22: invalid number; reply with exactly one JSON object and nothing else"},
+    {"{\"a\":SECRET_TOKEN_x}", "unexpected word 'SECRET_TOKEN_x' here",
+     "line 1, column 6: unexpected word here (JSON has only true, false and null, in lowercase); "
+     "reply with exactly one JSON object and nothing else"},
+    {"SECRET", "unexpected word 'SECRET' where a value was expected",
+     "line 1, column 1: unexpected word where a value was expected (JSON has only true, false "
+     "and null, in lowercase); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":NaN}", "unexpected word 'NaN'",
+     "line 1, column 6: unexpected word here (JSON has no NaN or Infinity: write a finite "
+     "number or null); reply with exactly one JSON object and nothing else"},
+    {"Sure: {\"a\":1}", "found 'S'",
+     "line 1, column 1: text before the JSON value: the reply must start with a JSON value or a "
+     "``` fence, found a letter; reply with exactly one JSON object and nothing else"},
+    {"{\"a\":1 x}", "found 'x'",
+     "line 1, column 8: expected ',' or '}' after an object member, found a letter; reply with "
+     "exactly one JSON object and nothing else"},
+    {"{\"a\":1 #}", "found '#'",
+     "line 1, column 8: expected ',' or '}' after an object member, found a punctuation "
+     "character; reply with exactly one JSON object and nothing else"},
+    /* the grammar's punctuation is a token class of its own */
+    {"{\"a\":1 :}", "found ':'",
+     "line 1, column 8: expected ',' or '}' after an object member, found ':'; reply with "
+     "exactly one JSON object and nothing else"},
+    {"{\"a\":1 \x01}", "found U+0001",
+     "line 1, column 8: expected ',' or '}' after an object member, found a control character; "
+     "reply with exactly one JSON object and nothing else"},
+    {"{\"a\":1 \xC3\xA9}", "found U+00E9",
+     "line 1, column 8: expected ',' or '}' after an object member, found a non-ASCII "
+     "character; reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\xEF\xBB\xBF" "1}", "found U+FEFF (a byte order mark)",
+     "line 1, column 6: expected a value here, found a byte order mark; reply with exactly one "
+     "JSON object and nothing else"},
+    {"{\"a\":\"\\q\"}", "invalid escape '\\q' in a string",
+     "line 1, column 7: invalid escape in a string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t "
+     "\\uXXXX); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\"\\\x01\"}", "invalid escape '\\' followed by byte 0x01 in a string",
+     "line 1, column 7: invalid escape in a string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t "
+     "\\uXXXX); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\"x\x02y\"}", "raw control character U+0002 in a string (write \\u0002)",
+     "line 1, column 8: raw control character in a string (write it as an escape such as \\n or "
+     "\\u001F); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\"\\ud83d\"}", "lone surrogate \\uD83D in a string",
+     "line 1, column 7: lone surrogate escape in a string (a high surrogate must be followed by "
+     "a low one, \\uDC00-\\uDFFF); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\"\xC3(\"}", "(byte 0xC3)",
+     "line 1, column 7: invalid UTF-8: a truncated UTF-8 sequence; reply with exactly one JSON "
+     "object and nothing else"},
+    {"{\"a\":-x}", "expected a digit after '-' (in \"-x\")",
+     "line 1, column 7: expected a digit after '-'; reply with exactly one JSON object and "
+     "nothing else"},
+    /* texts that quote nothing are the same for both */
+    {"{\"a\":1,}", "expected a key string, found '}'",
+     "line 1, column 8: expected a key string, found '}'; reply with exactly one JSON object and "
+     "nothing else"},
+    {"{\"a\":1", "found the end of the reply",
+     "line 1, column 7: expected ',' or '}' after an object member, found the end of the reply; "
+     "reply with exactly one JSON object and nothing else"},
+};
+
+START_TEST(document_log_messages_name_the_token_class_not_its_bytes)
+{
+    loaded_t l = open_contract(HEAD "fields:\n  a: {type: integer}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    contractc_problems_t p;
+    contractc_problems_init(&p);
+    const char *reply = document_logs[_i].reply;
+    ck_assert_int_eq(parse_into(c, reply, strlen(reply), NULL, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), 1);
+    const contractc_problem_t *x = contractc_problem_at(&p, 0);
+    ck_assert(contractc_kind_is_document_level(x->kind));
+    ck_assert_msg(strstr(x->message, document_logs[_i].model) != NULL, "model: %s", x->message);
+    ck_assert_str_eq(x->log_message, document_logs[_i].log);
+    contractc_problems_clear(&p);
+    close_contract(&l);
+}
+END_TEST
+
+/* Marker bytes: none occurs in any text of contractc's own nor in the
+ * contract below, so a log message holding one took it from the reply. */
+static bool is_marker(unsigned char b)
+{
+    return b >= 0x80 || b < 0x20 || b == 0x7F || b == 'Q' || b == 'V' || b == 'W' ||
+           b == 'G' || b == '#' || b == '~' || b == '@' || b == '^' || b == '&' || b == '!';
+}
+
+/* Every problem of thousands of broken replies, each a valid one with
+ * marker bytes put in (a byte, a word, a number's tail, an escape, a
+ * sequence that is no UTF-8), at every kind of place: no log message
+ * holds a marker byte, whatever the model's shows. */
+START_TEST(no_log_message_holds_a_byte_of_the_reply)
+{
+    loaded_t l = open_contract(HEAD "fields:\n  name: {type: string, max_length: 8}\n"
+                                    "  amount: {type: decimal, scale: 2, signed: true}\n"
+                                    "  count: {type: integer, maximum: 9}\n"
+                                    "  ratio: {type: number}\n"
+                                    "  cur: {type: enum, values: [eur, usd]}\n"
+                                    "  day: {type: date}\n"
+                                    "  ok: {type: boolean}\n"
+                                    "  lines:\n    type: array\n    items:\n      type: object\n"
+                                    "      fields:\n        price: {type: decimal, scale: 2}\n"
+                                    "  total: {type: decimal, scale: 2}\n"
+                                    "rules:\n  - sum: {of: \"lines[].price\", equals: total}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    static const char *const bases[] = {
+        "{\"name\":\"ab\",\"amount\":\"-1.50\",\"count\":3,\"ratio\":0.5,\"cur\":\"eur\","
+        "\"day\":\"2024-02-29\",\"ok\":true,\"lines\":[{\"price\":\"1.00\"},{\"price\":\"2.00\"}],"
+        "\"total\":\"3.00\"}",
+        "```json\n{\"name\":\"ab\",\"amount\":\"0.00\",\"count\":0,\"ratio\":-1e3,\"cur\":\"usd\","
+        "\"day\":\"0000-01-01\",\"ok\":false,\"lines\":[],\"total\":\"0.00\"}\n```",
+    };
+    static const char *const inserts[] = {
+        "Q", "V", "W", "G", "#", "~", "@", "^", "&", "!", "\x01", "\x1f", "\x7f", "\xC3\xA9",
+        "\xC3", "\xEF\xBB\xBF", "\xFF", "\xED\xA0\x80", "QW", "1Q", "9V9", "-Q", "1.Q", "1eQ",
+        "\\Q", "\\uQW12", "\"Q\"", "\"\\Q\"", "QWGV_QW", "\"Q\":1,", ",\"Q\":\"W\"",
+        "\"G#\":[Q]", "\"ok\":tQue,", "\"ok\":nuGl,", "\"\\uD800Q\"",
+        "\"amount\":\"Q\",", "\"cur\":\"Q\",", "\"name\":\"QQQQQQQQQ\",", "\"count\":99,",
+        "\"day\":\"2024-02-30\",", "\"ratio\":1e999,", "\"count\":\"Q\",",
+    };
+    uint64_t x = UINT64_C(0x9E3779B97F4A7C15);
+    size_t problems = 0, document = 0, with_marker_in_model = 0;
+    for (int n = 0; n < 20000; n++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+        const char *base = bases[x % 2];
+        const char *ins = inserts[(x >> 8) % (sizeof inserts / sizeof *inserts)];
+        const size_t bl = strlen(base), il = strlen(ins), at = (size_t)(x >> 24) % (bl + 1);
+        const bool replace = ((x >> 20) & 3) == 0 && at < bl;
+        char reply[512];
+        memcpy(reply, base, at);
+        memcpy(reply + at, ins, il);
+        const size_t rest = replace ? at + 1 : at;
+        memcpy(reply + at + il, base + rest, bl - rest);
+        const size_t len = at + il + bl - rest;
+        contractc_problems_t p;
+        contractc_problems_init(&p);
+        contractc_status_t rc = parse_into(c, reply, len, NULL, &p);
+        if (rc != CONTRACTC_OK && rc != CONTRACTC_REJECTED)
+            ck_abort_msg("reply [%.*s]: status %s", (int)len, reply, contractc_status_name(rc));
+        for (size_t i = 0; i < contractc_problems_count(&p); i++) {
+            const contractc_problem_t *q = contractc_problem_at(&p, i);
+            problems++;
+            document += contractc_kind_is_document_level(q->kind);
+            for (const char *m = q->message; *m; m++)
+                if (is_marker((unsigned char)*m)) {
+                    with_marker_in_model++;
+                    break;
+                }
+            /* (an assertion per byte would cost a write to Check's pipe) */
+            for (const char *m = q->log_message; *m; m++)
+                if (is_marker((unsigned char)*m))
+                    ck_abort_msg("reply [%.*s]: log message [%s] holds byte 0x%02X", (int)len,
+                                 reply, q->log_message, (unsigned char)*m);
+        }
+        contractc_problems_clear(&p);
+    }
+    /* the sweep reached both kinds of problems, and the model's messages
+     * did quote the markers */
+    ck_assert_uint_gt(document, 2000);
+    ck_assert_uint_gt(problems - document, 2000);
+    ck_assert_uint_gt(with_marker_in_model, 2000);
+    close_contract(&l);
+}
+END_TEST
+
+
 static void expect_problem(const contractc_problems_t *p, size_t i, contractc_kind_t kind,
                            const char *path, const char *message, const char *log_message)
 {
@@ -1318,6 +1491,9 @@ int main(void)
     tcase_add_test(u, a_key_is_never_matched_raw_when_the_name_would_need_escapes);
     tcase_add_test(u, a_sum_that_overflows_is_a_rule_problem_not_a_wrapped_value);
     tcase_add_test(u, log_messages_carry_no_reply_values);
+    tcase_add_loop_test(u, document_log_messages_name_the_token_class_not_its_bytes, 0,
+                        (int)(sizeof document_logs / sizeof document_logs[0]));
+    tcase_add_test(u, no_log_message_holds_a_byte_of_the_reply);
     tcase_add_test(u, the_cap_keeps_the_first_problems_and_counts_the_rest);
     tcase_add_test(u, grounding_is_an_exact_search_of_the_source);
     tcase_add_test(u, an_accepted_flat_record_is_one_arena_allocation);

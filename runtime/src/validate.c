@@ -1978,29 +1978,45 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
  * Entry point
  * ------------------------------------------------------------------------ */
 
+/* "line L, column C: " + text + the closing advice. */
+static void put_document_text(cc_str_t *m, const cc_parse_t *c, size_t line, size_t column,
+                              const char *text)
+{
+    cc_str_puts(m, "line ");
+    cc_str_putu(m, line);
+    cc_str_puts(m, ", column ");
+    cc_str_putu(m, column);
+    cc_str_puts(m, ": ");
+    cc_str_puts(m, text);
+    cc_str_puts(m, c->r.fail_kind == CONTRACTC_KIND_LIMIT ? ""
+                   : "; reply with exactly one JSON object and nothing else");
+}
+
+/* The one document-level problem, at "$": the reader's text for the model,
+ * and for the log its text without reply bytes (fail_log) when it has one. */
 static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
 {
     cc_problems_truncate(c->problems, keep, dropped);
     size_t line, column;
     cc_reader_line_column(&c->r, c->r.fail_offset, &line, &column);
-    cc_str_t m;
+    cc_str_t m, l;
     cc_str_init(&m, c->allocator);
-    cc_str_puts(&m, "line ");
-    cc_str_putu(&m, line);
-    cc_str_puts(&m, ", column ");
-    cc_str_putu(&m, column);
-    cc_str_puts(&m, ": ");
-    cc_str_puts(&m, c->r.fail_message);
-    cc_str_puts(&m, c->r.fail_kind == CONTRACTC_KIND_LIMIT ? ""
-                    : "; reply with exactly one JSON object and nothing else");
+    cc_str_init(&l, c->allocator);
+    put_document_text(&m, c, line, column, c->r.fail_message);
+    const bool own_log = c->r.fail_log[0] != '\0';
+    if (own_log)
+        put_document_text(&l, c, line, column, c->r.fail_log);
+    const cc_str_t *log = own_log ? &l : &m;
     c->prefix_valid = false;
     c->path_len = 1;
     c->path[1] = '\0';
     c->found++;
-    if (m.failed || !cc_problems_add(c->problems, c->r.fail_kind, "$", 1, m.data, m.len,
-                                     m.data, m.len, NULL, line, column))
+    if (m.failed || l.failed ||
+        !cc_problems_add(c->problems, c->r.fail_kind, "$", 1, m.data, m.len, log->data,
+                         log->len, NULL, line, column))
         c->oom = true;
     cc_str_free(&m);
+    cc_str_free(&l);
 }
 
 contractc_status_t contractc_parse(const contractc_contract_t *contract,
