@@ -823,9 +823,13 @@ typedef struct contractc_log {
 
 /* A sink that writes to a C stream: `user` is a FILE * opened for writing.
  * One fwrite, then fflush; returns non-zero when either fails (a full disk
- * shows as a failed flush), so nothing is lost without a report.  A line
- * cut by a failure may remain in the file; `contractc stats` counts it as a
- * bad line. */
+ * shows as a failed flush), so nothing is lost without a report.  Each call
+ * clears the stream's error flag first (clearerr): a failure is reported
+ * for the line that failed only, a line stored after it returns 0, and a
+ * retry writes the line once.  A line cut by a failure may remain in the
+ * file; the next call after a failure starts with a line break, so the cut
+ * line stays a line of its own, which `contractc stats` counts as bad (a
+ * blank line when nothing was cut, which it skips). */
 int contractc_log_file_sink(void *user, const char *line, size_t len);
 
 /* The system clock in UTC, whole seconds ("2025-05-01T09:30:00Z").
