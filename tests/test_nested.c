@@ -918,7 +918,7 @@ static const lint_case_t lint_cases[] = {
      "compare_mixed_types.yaml:17:48: error: rule 'types.span.rules[1]' compares 'price' (decimal) with 'cost' (decimal); compare takes two fields of one type and scale\n"
      "compare_mixed_types.yaml:18:47: error: rule 'types.span.rules[2]' compares 'day' (date) with 'moment' (datetime); compare takes two fields of one type\n"
      "compare_mixed_types.yaml:19:49: error: rule 'types.span.rules[3]' compares 'items' (array) with 'count' (integer); compare takes two fields of one type\n"
-     "compare_mixed_types.yaml:20:25: error: rule 'types.span.rules[4]': compare takes integer, decimal, number, date or datetime fields; 'flag' and 'other' are of type boolean\n"},
+     "compare_mixed_types.yaml:20:25: error: rule 'types.span.rules[4]': compare takes only == or != on string, enum and boolean fields; 'flag' and 'other' are of type boolean\n"},
     /* an array without items: in a named type, an inline object, the items
      * of an array of arrays */
     {"array_without_items_nested",

@@ -178,6 +178,45 @@ static const row_t rows[] = {
     {"compare date-times by instant",
      "fields:\n  s: {type: datetime}\n  e: {type: datetime}\nrules:\n  - compare: {left: s, op: '<', right: e}\n",
      "{\"s\":\"2024-03-01T10:00:00+02:00\",\"e\":\"2024-03-01T09:00:00Z\"}", "", NULL},
+    /* == and != on strings (bytes, after decoding), enums (by spelling,
+     * whatever order each lists its values in) and booleans */
+    {"compare strings, equal", "fields:\n  a: {type: string}\n  b: {type: string}\n"
+                               "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"x\\u00e9\",\"b\":\"x\xC3\xA9\"}", "", NULL},
+    {"compare strings, case-sensitive", "fields:\n  a: {type: string}\n  b: {type: string}\n"
+                                        "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"x\",\"b\":\"X\"}", "$ rule", "a must be equal to b"},
+    {"compare strings, a prefix is not equal", "fields:\n  a: {type: string}\n  b: {type: string}\n"
+                                               "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"ab\",\"b\":\"abc\"}", "$ rule", NULL},
+    {"compare strings, different", "fields:\n  a: {type: string}\n  b: {type: string}\n"
+                                   "rules:\n  - compare: {left: a, op: '!=', right: b}\n",
+     "{\"a\":\"\",\"b\":\"\"}", "$ rule", "a must be different from b"},
+    {"compare strings, skipped on null",
+     "fields:\n  a: {type: string, nullable: true}\n  b: {type: string}\n"
+     "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":null,\"b\":\"x\"}", "", NULL},
+    {"compare enums by spelling", "fields:\n  a: {type: enum, values: [eur, usd]}\n"
+                                  "  b: {type: enum, values: [usd, gbp, eur]}\n"
+                                  "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"eur\",\"b\":\"eur\"}", "", NULL},
+    {"compare enums, unequal", "fields:\n  a: {type: enum, values: [eur, usd]}\n"
+                               "  b: {type: enum, values: [usd, eur]}\n"
+                               "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"eur\",\"b\":\"usd\"}", "$ rule", "a must be equal to b"},
+    {"compare enums, different", "fields:\n  a: {type: enum, values: [eur, usd]}\n"
+                                 "  b: {type: enum, values: [usd, eur]}\n"
+                                 "rules:\n  - compare: {left: a, op: '!=', right: b}\n",
+     "{\"a\":\"usd\",\"b\":\"usd\"}", "$ rule", "a must be different from b"},
+    {"compare booleans", "fields:\n  a: {type: boolean}\n  b: {type: boolean}\n"
+                         "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":true,\"b\":false}", "$ rule", "a must be equal to b"},
+    {"compare booleans, equal", "fields:\n  a: {type: boolean}\n  b: {type: boolean}\n"
+                                "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":false,\"b\":false}", "", NULL},
+    {"compare booleans, different", "fields:\n  a: {type: boolean}\n  b: {type: boolean}\n"
+                                    "rules:\n  - compare: {left: a, op: '!=', right: b}\n",
+     "{\"a\":true,\"b\":true}", "$ rule", NULL},
     {"29 February in a common year", "fields:\n  d: {type: date}\n", "{\"d\":\"2023-02-29\"}", "$.d format",
      "a real calendar date"},
     {"29 February in a leap year", "fields:\n  d: {type: date}\n", "{\"d\":\"2024-02-29\"}", "", NULL},

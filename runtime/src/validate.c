@@ -1613,6 +1613,26 @@ static int64_t datetime_seconds(const contractc_datetime_t *d)
            d->hour * 3600 + d->minute * 60 + d->second - (int64_t)d->offset_minutes * 60;
 }
 
+/* -1, 0, 1 as x[0..nx) sorts before, equal to, after y[0..ny) (bytes). */
+static int compare_bytes(const char *x, size_t nx, const char *y, size_t ny)
+{
+    const int c = nx && ny ? memcmp(x, y, nx < ny ? nx : ny) : 0;
+    if (c)
+        return c < 0 ? -1 : 1;
+    return nx < ny ? -1 : nx > ny;
+}
+
+/* The value an enum member at `at` holds (1-based, as the record stores
+ * it), or NULL for none. */
+static const contractc_enum_value_t *enum_value(const contractc_value_t *v, const unsigned char *at)
+{
+    int x;
+    memcpy(&x, at, sizeof x);
+    if (x < 1 || (uint32_t)x > v->enumeration->count)
+        return NULL;
+    return &v->enumeration->values[x - 1];
+}
+
 static void run_compare(cc_parse_t *c, const contractc_object_t *o, const contractc_rule_t *rule,
                         const unsigned char *base)
 {
@@ -1648,6 +1668,34 @@ static void run_compare(cc_parse_t *c, const contractc_object_t *o, const contra
         cmp = cmp_i64(datetime_seconds(&x), datetime_seconds(&y));
         if (cmp == 0)
             cmp = cmp_i64(x.nanos, y.nanos);
+        break;
+    }
+    case CONTRACTC_TYPE_STRING: {
+        /* Byte for byte, as keys and enum values match (the contract
+         * allows only == and != here; an order, from other tables, is the
+         * bytes' order). */
+        const char *x, *y;
+        size_t nx, ny;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        memcpy(&nx, base + lf->aux_offset, sizeof nx);
+        memcpy(&ny, base + rf->aux_offset, sizeof ny);
+        cmp = compare_bytes(x, nx, y, ny);
+        break;
+    }
+    case CONTRACTC_TYPE_ENUM: {
+        /* By spelling: the two fields may list their values apart. */
+        const contractc_enum_value_t *x = enum_value(&lf->value, a), *y = enum_value(&rf->value, b);
+        if (!x || !y)
+            return; /* no value (tables not made by the generator) */
+        cmp = compare_bytes(x->text, x->len, y->text, y->len);
+        break;
+    }
+    case CONTRACTC_TYPE_BOOLEAN: {
+        bool x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        cmp = (int)x - (int)y;
         break;
     }
     default:
