@@ -427,6 +427,20 @@ char *contractc_to_json(const contractc_contract_t *contract, const void *record
                         size_t *len);
 
 /*
+ * A `decimal` value as text, the canonical form's digits: `minor_units`
+ * (the int64_t member of a decimal field, 1250.00 -> 125000) with `scale`
+ * fraction digits after a dot, a '-' when negative, no separators and no
+ * exponent ("1250.00", "-0.05", "-92233720368547758.08" for INT64_MIN at
+ * scale 2; scale 0 writes no dot).  scale may be 0..38 (a contract's is
+ * 0..18).  Writes at most `size` bytes to buf, always NUL-terminated when
+ * size > 0 (cut like snprintf's output); buf may be NULL when size is 0.
+ * Returns the length of the whole text, without the NUL (at most 41), as
+ * snprintf does: the text was cut when the result is >= size.  A scale
+ * above 38 writes "" and returns 0.
+ */
+size_t contractc_decimal_format(int64_t minor_units, unsigned scale, char *buf, size_t size);
+
+/*
  * The repair turn for a rejected reply: the fixed first line, then one
  * "- PATH: message" line per problem, then "- ... and N more problems" when
  * some were dropped.  *text is malloc'd and NUL-terminated; free() it.
