@@ -5,6 +5,9 @@
  * Properties, for every input:
  *   - a rejection is one document-level kind (empty, syntax, encoding,
  *     limit) at an offset inside the reply, with a message;
+ *   - its log text (fail_log, or fail_message when that is "") is printable
+ *     ASCII: no byte of the reply that is not (tests/test_validate.c shows
+ *     that it quotes none at all);
  *   - allowing a fence only adds inputs: what is accepted without one is
  *     accepted with one (a JSON text cannot begin with a backtick);
  *   - the verdict does not depend on the bytes after `size` (the input is
@@ -27,6 +30,10 @@ static void check_verdict(const cc_reader_t *r, bool ok, size_t size)
     FUZZ_CHECK(r->fail_message[0] != '\0', "no message");
     FUZZ_CHECK(memchr(r->fail_message, '\0', sizeof r->fail_message) != NULL,
                "message not terminated");
+    FUZZ_CHECK(memchr(r->fail_log, '\0', sizeof r->fail_log) != NULL, "log text not terminated");
+    const char *log = r->fail_log[0] ? r->fail_log : r->fail_message;
+    for (const char *c = log; *c; c++)
+        FUZZ_CHECK(*c >= 0x20 && *c < 0x7F, "log text byte 0x%02X: %s", (unsigned char)*c, log);
     size_t line = 0, column = 0;
     cc_reader_line_column(r, r->fail_offset, &line, &column);
     FUZZ_CHECK(line >= 1 && column >= 1 && line <= size + 1 && column <= size + 1,

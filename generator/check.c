@@ -355,9 +355,14 @@ static void check_compare(checker_t *K, const cc_object_t *o, cc_rule_t *r)
     if (!l || !rt)
         return;
     contractc_type_t t = l->value.type;
-    bool comparable = t == CONTRACTC_TYPE_INTEGER || t == CONTRACTC_TYPE_DECIMAL ||
-                      t == CONTRACTC_TYPE_DATE || t == CONTRACTC_TYPE_DATETIME ||
-                      t == CONTRACTC_TYPE_NUMBER;
+    bool ordered = t == CONTRACTC_TYPE_INTEGER || t == CONTRACTC_TYPE_DECIMAL ||
+                   t == CONTRACTC_TYPE_DATE || t == CONTRACTC_TYPE_DATETIME ||
+                   t == CONTRACTC_TYPE_NUMBER;
+    /* Strings, enums (by spelling) and booleans are equal or not, with no
+     * order. */
+    bool equatable = t == CONTRACTC_TYPE_STRING || t == CONTRACTC_TYPE_ENUM ||
+                     t == CONTRACTC_TYPE_BOOLEAN;
+    bool equality = r->op == CONTRACTC_OP_EQ || r->op == CONTRACTC_OP_NE;
     if (l == rt) {
         cc_error(K->d, K->path, r->right.mark, "rule '%s' compares field '%s' with itself", r->id,
                  l->name);
@@ -368,10 +373,15 @@ static void check_compare(checker_t *K, const cc_object_t *o, cc_rule_t *r)
                  "type%s", r->id, l->name, cc_type_name(t), rt->name,
                  cc_type_name(rt->value.type),
                  t == rt->value.type ? " and scale" : "");
-    } else if (!comparable) {
+    } else if (equatable && !equality) {
         cc_error(K->d, K->path, r->left.mark,
-                 "rule '%s': compare takes integer, decimal, number, date or datetime fields; "
+                 "rule '%s': compare takes only == or != on string, enum and boolean fields; "
                  "'%s' and '%s' are of type %s", r->id, l->name, rt->name, cc_type_name(t));
+    } else if (!ordered && !equatable) {
+        cc_error(K->d, K->path, r->left.mark,
+                 "rule '%s': compare takes integer, decimal, number, date, datetime, string, "
+                 "enum or boolean fields; '%s' and '%s' are of type %s", r->id, l->name,
+                 rt->name, cc_type_name(t));
     }
 }
 

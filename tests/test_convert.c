@@ -555,6 +555,74 @@ START_TEST(minor_units_format_with_scale_digits)
 }
 END_TEST
 
+/* The public formatter: the same text as the canonical form, snprintf's
+ * contract for the buffer. */
+static const struct {
+    int64_t minor;
+    unsigned scale;
+    const char *text;
+} public_decimal_cases[] = {
+    {0, 0, "0"},
+    {0, 2, "0.00"},
+    {125000, 2, "1250.00"},
+    {-5, 2, "-0.05"},
+    {-1, 0, "-1"},
+    {INT64_MAX, 0, "9223372036854775807"},
+    {INT64_MIN, 0, "-9223372036854775808"},
+    {INT64_MIN, 2, "-92233720368547758.08"},
+    {INT64_MAX, 2, "92233720368547758.07"},
+    {INT64_MIN, 18, "-9.223372036854775808"},
+    {INT64_MIN, 19, "-0.9223372036854775808"},
+    {1, 18, "0.000000000000000001"},
+    {1, 38, "0.00000000000000000000000000000000000001"},
+    {INT64_MIN, 38, "-0.00000000000000000009223372036854775808"},
+};
+
+START_TEST(contractc_decimal_format_writes_minor_units_as_snprintf_would)
+{
+    const char *want = public_decimal_cases[_i].text;
+    const int64_t v = public_decimal_cases[_i].minor;
+    const unsigned scale = public_decimal_cases[_i].scale;
+    const size_t len = strlen(want);
+    char buf[64];
+    /* room enough */
+    memset(buf, 'x', sizeof buf);
+    ck_assert_uint_eq(contractc_decimal_format(v, scale, buf, sizeof buf), len);
+    ck_assert_str_eq(buf, want);
+    /* the length alone */
+    ck_assert_uint_eq(contractc_decimal_format(v, scale, NULL, 0), len);
+    /* every smaller buffer: the first size - 1 bytes and a NUL, nothing
+     * written past size */
+    for (size_t size = 1; size <= len + 1; size++) {
+        memset(buf, 'x', sizeof buf);
+        ck_assert_uint_eq(contractc_decimal_format(v, scale, buf, size), len);
+        ck_assert_uint_eq(strlen(buf), size - 1);
+        ck_assert_int_eq(memcmp(buf, want, size - 1), 0);
+        ck_assert_int_eq(buf[size], 'x');
+    }
+}
+END_TEST
+
+START_TEST(contractc_decimal_format_refuses_a_scale_above_38)
+{
+    char buf[8] = "xxxxxxx";
+    ck_assert_uint_eq(contractc_decimal_format(1, 39, buf, sizeof buf), 0);
+    ck_assert_str_eq(buf, "");
+    ck_assert_uint_eq(contractc_decimal_format(1, 4000000000u, NULL, 0), 0);
+    /* and agrees with the canonical form's writer at every scale in use */
+    rng_t r = {7};
+    for (int n = 0; n < 20000; n++) {
+        int64_t v = (int64_t)rng_next(&r);
+        uint8_t scale = (uint8_t)rng_below(&r, 39);
+        char a[42], b[42];
+        size_t la = cc_format_decimal(v, scale, a);
+        if (contractc_decimal_format(v, scale, b, sizeof b) != la || strcmp(a, b) != 0)
+            ck_abort_msg("%lld at scale %u: [%s], the canonical form has [%s]", (long long)v,
+                         (unsigned)scale, b, a);
+    }
+}
+END_TEST
+
 START_TEST(formatted_decimals_read_back)
 {
     rng_t r = {42};
@@ -714,6 +782,9 @@ static Suite *convert_suite(void)
     tcase_add_loop_test(tc, minor_units_format_with_scale_digits, 0,
                         COUNT(decimal_format_cases));
     tcase_add_test(tc, formatted_decimals_read_back);
+    tcase_add_loop_test(tc, contractc_decimal_format_writes_minor_units_as_snprintf_would, 0,
+                        (int)(sizeof public_decimal_cases / sizeof public_decimal_cases[0]));
+    tcase_add_test(tc, contractc_decimal_format_refuses_a_scale_above_38);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("date");

@@ -37,9 +37,12 @@ static const lint_case_t cases[] = {
          "check_function_not_identifier.yaml:7:23: error: check function 'my-check' is not a C identifier\n"
          "check_function_not_identifier.yaml:8:23: error: check function 'return' is not a C identifier\n"},
     {"compare_types_differ",
-         "compare_types_differ.yaml:10:45: error: rule 'rules[0]' compares 'start' (date) with 'end' (datetime); compare takes two fields of one type\n"
-         "compare_types_differ.yaml:11:21: error: rule 'rules[1]': compare takes integer, decimal, number, date or datetime fields; 'n' and 'm' are of type string\n"
-         "compare_types_differ.yaml:12:44: error: rule 'rules[2]' compares field 'start' with itself\n"},
+         "compare_types_differ.yaml:14:45: error: rule 'rules[0]' compares 'start' (date) with 'end' (datetime); compare takes two fields of one type\n"
+         "compare_types_differ.yaml:15:21: error: rule 'rules[1]': compare takes only == or != on string, enum and boolean fields; 'n' and 'm' are of type string\n"
+         "compare_types_differ.yaml:16:44: error: rule 'rules[2]' compares field 'start' with itself\n"
+         "compare_types_differ.yaml:17:21: error: rule 'rules[3]': compare takes only == or != on string, enum and boolean fields; 'e' and 'f' are of type enum\n"
+         "compare_types_differ.yaml:18:41: error: rule 'rules[4]' compares 'n' (string) with 'e' (enum); compare takes two fields of one type\n"
+         "compare_types_differ.yaml:19:21: error: rule 'rules[5]': compare takes integer, decimal, number, date, datetime, string, enum or boolean fields; 'xs' and 'ys' are of type array\n"},
     {"compare_unknown_operator",
          "compare_unknown_operator.yaml:8:28: error: unknown operator '=<'; 'op' is one of <, <=, ==, !=, >=, >\n"},
     {"contract_name_is_keyword",

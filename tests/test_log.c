@@ -7,9 +7,11 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "refund_request.h"
 
@@ -443,6 +445,89 @@ START_TEST(the_file_sink_reports_a_full_device)
 }
 END_TEST
 
+/* The whole content of a stream opened for update, from its start. */
+static size_t stream_content(FILE *f, char *buf, size_t size)
+{
+    ck_assert_int_eq(fflush(f), 0);
+    rewind(f);
+    size_t n = fread(buf, 1, size - 1, f);
+    buf[n] = '\0';
+    return n;
+}
+
+/* One failure does not spoil the stream: a file whose descriptor is
+ * /dev/full for one write (ENOSPC, as on a full disk) and its own file
+ * again after.  The failed line is reported failed; the retry and the next
+ * line are reported stored and are in the file once each; the failed
+ * attempt left nothing but the line break the retry starts with. */
+START_TEST(the_file_sink_recovers_after_a_failure_and_a_retry_writes_once)
+{
+    int full = open("/dev/full", O_WRONLY);
+    if (full < 0) {
+        fprintf(stderr, "SKIP: /dev/full cannot be opened (%s)\n", strerror(errno));
+        return;
+    }
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    const int own = dup(fileno(f));
+    ck_assert_int_ge(own, 0);
+    ck_assert_int_eq(contractc_log_file_sink(f, "line0\n", 6), 0);
+    ck_assert_int_ge(dup2(full, fileno(f)), 0);
+    ck_assert_int_ne(contractc_log_file_sink(f, "line1\n", 6), 0);
+    ck_assert_int_ne(contractc_log_file_sink(f, "line1\n", 6), 0); /* still full */
+    ck_assert_int_ge(dup2(own, fileno(f)), 0);
+    ck_assert_int_eq(contractc_log_file_sink(f, "line1\n", 6), 0); /* the retry */
+    ck_assert_int_eq(contractc_log_file_sink(f, "line2\n", 6), 0);
+    ck_assert_int_eq(contractc_log_file_sink(f, "line3\n", 6), 0);
+    char buf[256];
+    stream_content(f, buf, sizeof buf);
+    ck_assert_str_eq(buf, "line0\n\nline1\nline2\nline3\n");
+    fclose(f);
+    close(own);
+    close(full);
+}
+END_TEST
+
+/* A failure in the middle of a line: a pipe that takes part of a line
+ * longer than its buffer, then would block (EAGAIN).  The cut line stays
+ * in the pipe; the next line, after the reader drained it, is stored and
+ * on a line of its own, not glued to the cut one. */
+START_TEST(a_line_cut_by_a_failure_is_not_glued_to_the_next)
+{
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    ck_assert_int_ge(fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK), 0);
+    ck_assert_int_ge(fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK), 0);
+    FILE *w = fdopen(fds[1], "w");
+    ck_assert_ptr_nonnull(w);
+    const size_t big = (size_t)4 << 20; /* past any pipe buffer */
+    char *line = malloc(big);
+    ck_assert_ptr_nonnull(line);
+    memset(line, 'a', big - 1);
+    line[big - 1] = '\n';
+    ck_assert_int_ne(contractc_log_file_sink(w, line, big), 0);
+    /* What the failed call put through: a cut line, no line break. */
+    size_t cut = 0;
+    char chunk[65536];
+    ssize_t got;
+    while ((got = read(fds[0], chunk, sizeof chunk)) > 0) {
+        ck_assert_ptr_null(memchr(chunk, '\n', (size_t)got));
+        cut += (size_t)got;
+    }
+    ck_assert_uint_gt(cut, 0);
+    ck_assert_uint_lt(cut, big);
+    ck_assert_int_eq(contractc_log_file_sink(w, "line1\n", 6), 0);
+    ck_assert_int_eq(contractc_log_file_sink(w, "line2\n", 6), 0);
+    got = read(fds[0], chunk, sizeof chunk - 1);
+    ck_assert_int_gt(got, 0);
+    chunk[got] = '\0';
+    ck_assert_str_eq(chunk, "\nline1\nline2\n");
+    fclose(w);
+    close(fds[0]);
+    free(line);
+}
+END_TEST
+
 START_TEST(a_decision_without_an_outcome_is_not_logged)
 {
     contractc_decision_t d;
@@ -543,6 +628,8 @@ int main(void)
     tcase_add_test(t, settings_that_claim_to_be_numbers_must_be_json_numbers);
     tcase_add_test(t, a_failing_sink_is_reported_and_the_decision_can_still_be_formatted);
     tcase_add_test(t, the_file_sink_reports_a_full_device);
+    tcase_add_test(t, the_file_sink_recovers_after_a_failure_and_a_retry_writes_once);
+    tcase_add_test(t, a_line_cut_by_a_failure_is_not_glued_to_the_next);
     tcase_add_test(t, a_decision_without_an_outcome_is_not_logged);
     tcase_add_test(t, outcomes_that_are_not_wrong_answers_are_logged_with_additive_keys);
     suite_add_tcase(s, t);

@@ -403,8 +403,11 @@ START_TEST(a_sum_that_overflows_int64_is_a_rule_problem_never_wrapped)
     ck_assert_int_eq(p->kind, CONTRACTC_KIND_RULE);
     ck_assert_str_eq(p->path, "$");
     ck_assert_str_eq(p->rule, "counts_add_up");
-    ck_assert_msg(strstr(p->message, "overflow") != NULL, "message names the overflow: %s",
-                  p->message);
+    ck_assert_msg(strstr(p->message, ": the sum of the items does not fit in a signed 64-bit "
+                                     "integer") != NULL,
+                  "message says the sum does not fit: %s", p->message);
+    ck_assert_msg(strstr(p->log_message, "does not fit in a signed 64-bit integer") != NULL,
+                  "and so does the log's: %s", p->log_message);
     contractc_problems_clear(&problems);
     free(over);
 
@@ -441,6 +444,100 @@ START_TEST(a_sum_that_overflows_int64_is_a_rule_problem_never_wrapped)
     };
     for (size_t i = 0; i < sizeof decimal_overflow / sizeof decimal_overflow[0]; i++)
         check_case(&nested_sums_contract, &decimal_overflow[i], NULL);
+}
+END_TEST
+
+/* The model's message of the one problem of `reply`, which must be a `rule`
+ * problem of rule `id` (free() it). */
+static char *sum_message(const char *reply, const char *id)
+{
+    contractc_problems_t problems;
+    contractc_problems_init(&problems);
+    nested_sums_t rec;
+    ck_assert_int_eq(nested_sums_parse(reply, strlen(reply), NULL, 0, &rec, &problems),
+                     CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&problems), 1);
+    const contractc_problem_t *p = contractc_problem_at(&problems, 0);
+    ck_assert_int_eq(p->kind, CONTRACTC_KIND_RULE);
+    ck_assert_str_eq(p->rule, id);
+    size_t n = strlen(p->message) + 1;
+    char *m = malloc(n);
+    ck_assert_ptr_nonnull(m);
+    memcpy(m, p->message, n);
+    contractc_problems_clear(&problems);
+    return m;
+}
+
+/* `sum` is exact (docs/contract-language.md, "Fine print"): the total of
+ * the items is computed without overflow, so a list whose exact sum fits in
+ * int64 is never rejected for overflow, whatever its partial sums do, and
+ * the difference to the total is compared exactly even where it does not
+ * fit in int64 (2^63 and more minor units apart). */
+START_TEST(a_sum_is_exact_at_the_ends_of_int64_and_beyond)
+{
+    static const reply_case_t cases[] = {
+        /* off by 2^63 + 6 minor units: |diff| does not fit int64 (its
+         * negation was undefined and stayed negative, so this passed) */
+        {SUMS("[]", "0", "[\"-0.01\"]", "\"92233720368547758.07\"", "[]", "0"), "$ rule (rules[1])"},
+        {SUMS("[]", "0", "[\"-92233720368547758.08\"]", "\"92233720368547758.07\"", "[]", "0"),
+         "$ rule (rules[1])"},
+        {SUMS("[]", "0", "[\"92233720368547758.07\"]", "\"-92233720368547758.08\"", "[]", "0"),
+         "$ rule (rules[1])"},
+        /* a sum equal to its total at exactly INT64_MIN minor units */
+        {SUMS("[]", "0", "[\"-92233720368547758.08\"]", "\"-92233720368547758.08\"", "[]", "0"), NULL},
+        {SUMS("[]", "0", "[\"-46116860184273879.04\",\"-46116860184273879.04\"]",
+              "\"-92233720368547758.08\"", "[]", "0"),
+         NULL},
+        /* and within the tolerance of it, from either side */
+        {SUMS("[]", "0", "[\"-92233720368547758.07\"]", "\"-92233720368547758.08\"", "[]", "0"), NULL},
+        {SUMS("[]", "0", "[\"-92233720368547758.08\"]", "\"-92233720368547758.07\"", "[]", "0"), NULL},
+        {SUMS("[]", "0", "[\"-92233720368547758.08\"]", "\"-92233720368547758.06\"", "[]", "0"),
+         "$ rule (rules[1])"},
+        /* partial sums that leave int64 while the exact sum fits */
+        {SUMS("[]", "0", "[\"92233720368547758.07\",\"0.01\",\"-0.01\"]", "\"92233720368547758.07\"",
+              "[]", "0"),
+         NULL},
+        {SUMS("[]", "0", "[\"-92233720368547758.08\",\"-0.01\",\"0.02\"]",
+              "\"-92233720368547758.07\"", "[]", "0"),
+         NULL},
+        {SUMS("[]", "0",
+              "[\"90000000000000000.00\",\"90000000000000000.00\",\"-90000000000000000.00\"]",
+              "\"90000000000000000.00\"", "[]", "0"),
+         NULL},
+        {SUMS("[]", "0",
+              "[\"-90000000000000000.00\",\"-90000000000000000.00\",\"90000000000000000.00\"]",
+              "\"-90000000000000000.00\"", "[]", "0"),
+         NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_case(&nested_sums_contract, &cases[i], NULL);
+
+    /* 1024 counts of -(2^53-1) add up to exactly 1024 - 2^63: it fits, and
+     * it is 2^63 away from a total of 1024 (this passed too) */
+    char *reply = sums_with_counts(1024, "-9007199254740991", "1024");
+    char *got = outcome(&nested_sums_contract, reply, NULL);
+    ck_assert_str_eq(got, "$ rule (counts_add_up)");
+    free(got);
+    char *m = sum_message(reply, "counts_add_up");
+    ck_assert_str_eq(m, "the sum of counts[] must equal count_total: the items add up to "
+                        "-9223372036854774784, but count_total is 1024");
+    free(m);
+    free(reply);
+
+    /* 1025 counts of 2^53-1 leave int64; one count of -(2^53-1) more brings
+     * the exact sum back to 2^63 - 1024: a plain mismatch, not "does not
+     * fit" */
+    text_t t = {NULL, 0, 0};
+    text_put(&t, "{\"counts\":[");
+    for (int i = 0; i < 1025; i++)
+        text_put(&t, "9007199254740991,");
+    text_put(&t, "-9007199254740991],\"count_total\":0,\"prices\":[],\"price_total\":\"0.00\","
+                 "\"lines\":[],\"lines_total\":0}");
+    m = sum_message(t.s, "counts_add_up");
+    ck_assert_str_eq(m, "the sum of counts[] must equal count_total: the items add up to "
+                        "9223372036854774784, but count_total is 0");
+    free(m);
+    free(t.s);
 }
 END_TEST
 
@@ -821,7 +918,7 @@ static const lint_case_t lint_cases[] = {
      "compare_mixed_types.yaml:17:48: error: rule 'types.span.rules[1]' compares 'price' (decimal) with 'cost' (decimal); compare takes two fields of one type and scale\n"
      "compare_mixed_types.yaml:18:47: error: rule 'types.span.rules[2]' compares 'day' (date) with 'moment' (datetime); compare takes two fields of one type\n"
      "compare_mixed_types.yaml:19:49: error: rule 'types.span.rules[3]' compares 'items' (array) with 'count' (integer); compare takes two fields of one type\n"
-     "compare_mixed_types.yaml:20:25: error: rule 'types.span.rules[4]': compare takes integer, decimal, number, date or datetime fields; 'flag' and 'other' are of type boolean\n"},
+     "compare_mixed_types.yaml:20:25: error: rule 'types.span.rules[4]': compare takes only == or != on string, enum and boolean fields; 'flag' and 'other' are of type boolean\n"},
     /* an array without items: in a named type, an inline object, the items
      * of an array of arrays */
     {"array_without_items_nested",
@@ -915,6 +1012,7 @@ static Suite *nested_suite(void)
     tcase_add_loop_test(tc, each_sum_is_exact_within_its_tolerance_and_gated_by_its_operands, 0,
                         N_OF(sum_cases));
     tcase_add_test(tc, a_sum_that_overflows_int64_is_a_rule_problem_never_wrapped);
+    tcase_add_test(tc, a_sum_is_exact_at_the_ends_of_int64_and_beyond);
     tcase_add_loop_test(tc, each_compare_holds_on_integers_decimals_dates_and_instants, 0,
                         N_OF(compare_cases));
     tcase_add_loop_test(tc, each_check_runs_once_per_owner_only_on_a_clean_record, 0,

@@ -119,6 +119,23 @@ static const row_t rows[] = {
      "$.orderId unexpected|$.order_id missing", "did you mean \"order_id\""},
     {"a key twice, even with the same value", "fields:\n  a: {type: integer}\n", "{\"a\":1,\"a\":1}",
      "$.a duplicate", NULL},
+    /* an unexpected key present twice: unexpected once, then duplicate,
+     * also when spelt with escapes; per object, not per reply */
+    {"an unexpected key twice", "fields:\n  a: {type: integer}\n", "{\"a\":1,\"x\":1,\"x\":2,\"x\":3}",
+     "$.x unexpected|$.x duplicate|$.x duplicate", NULL},
+    {"an unexpected key twice, once escaped", "fields:\n  a: {type: integer}\n",
+     "{\"a\":1,\"x\\u00e9\":1,\"y\":2,\"x\xC3\xA9\":3}",
+     "$['x\xC3\xA9'] unexpected|$.y unexpected|$['x\xC3\xA9'] duplicate", NULL},
+    {"the second occurrence of an unexpected key is a duplicate", "fields:\n  a: {type: integer}\n",
+     "{\"x\":1,\"a\":1,\"x\":2}", "$.x unexpected|$.x duplicate", "the allowed keys are a"},
+    {"an unexpected key in two objects is unexpected in each",
+     "fields:\n  o: {type: array, items: {type: object, fields: {a: {type: integer}}}}\n",
+     "{\"o\":[{\"a\":1,\"x\":1},{\"a\":1,\"x\":1,\"x\":1}]}",
+     "$.o[0].x unexpected|$.o[1].x unexpected|$.o[1].x duplicate", NULL},
+    {"an unexpected key again after a nested object",
+     "fields:\n  a: {type: integer}\n  n: {type: object, fields: {b: {type: integer}}}\n",
+     "{\"x\":1,\"n\":{\"b\":1,\"x\":1},\"a\":1,\"x\":1}",
+     "$.x unexpected|$.n.x unexpected|$.x duplicate", NULL},
     {"a key that needs brackets", "fields:\n  a: {type: integer}\n", "{\"a\":1,\"order id\":2}",
      "$['order id'] unexpected", NULL},
     {"a key with a quote and a backslash", "fields:\n  a: {type: integer}\n", "{\"a\":1,\"it's\\\\\":2}",
@@ -161,6 +178,45 @@ static const row_t rows[] = {
     {"compare date-times by instant",
      "fields:\n  s: {type: datetime}\n  e: {type: datetime}\nrules:\n  - compare: {left: s, op: '<', right: e}\n",
      "{\"s\":\"2024-03-01T10:00:00+02:00\",\"e\":\"2024-03-01T09:00:00Z\"}", "", NULL},
+    /* == and != on strings (bytes, after decoding), enums (by spelling,
+     * whatever order each lists its values in) and booleans */
+    {"compare strings, equal", "fields:\n  a: {type: string}\n  b: {type: string}\n"
+                               "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"x\\u00e9\",\"b\":\"x\xC3\xA9\"}", "", NULL},
+    {"compare strings, case-sensitive", "fields:\n  a: {type: string}\n  b: {type: string}\n"
+                                        "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"x\",\"b\":\"X\"}", "$ rule", "a must be equal to b"},
+    {"compare strings, a prefix is not equal", "fields:\n  a: {type: string}\n  b: {type: string}\n"
+                                               "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"ab\",\"b\":\"abc\"}", "$ rule", NULL},
+    {"compare strings, different", "fields:\n  a: {type: string}\n  b: {type: string}\n"
+                                   "rules:\n  - compare: {left: a, op: '!=', right: b}\n",
+     "{\"a\":\"\",\"b\":\"\"}", "$ rule", "a must be different from b"},
+    {"compare strings, skipped on null",
+     "fields:\n  a: {type: string, nullable: true}\n  b: {type: string}\n"
+     "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":null,\"b\":\"x\"}", "", NULL},
+    {"compare enums by spelling", "fields:\n  a: {type: enum, values: [eur, usd]}\n"
+                                  "  b: {type: enum, values: [usd, gbp, eur]}\n"
+                                  "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"eur\",\"b\":\"eur\"}", "", NULL},
+    {"compare enums, unequal", "fields:\n  a: {type: enum, values: [eur, usd]}\n"
+                               "  b: {type: enum, values: [usd, eur]}\n"
+                               "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":\"eur\",\"b\":\"usd\"}", "$ rule", "a must be equal to b"},
+    {"compare enums, different", "fields:\n  a: {type: enum, values: [eur, usd]}\n"
+                                 "  b: {type: enum, values: [usd, eur]}\n"
+                                 "rules:\n  - compare: {left: a, op: '!=', right: b}\n",
+     "{\"a\":\"usd\",\"b\":\"usd\"}", "$ rule", "a must be different from b"},
+    {"compare booleans", "fields:\n  a: {type: boolean}\n  b: {type: boolean}\n"
+                         "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":true,\"b\":false}", "$ rule", "a must be equal to b"},
+    {"compare booleans, equal", "fields:\n  a: {type: boolean}\n  b: {type: boolean}\n"
+                                "rules:\n  - compare: {left: a, op: '==', right: b}\n",
+     "{\"a\":false,\"b\":false}", "", NULL},
+    {"compare booleans, different", "fields:\n  a: {type: boolean}\n  b: {type: boolean}\n"
+                                    "rules:\n  - compare: {left: a, op: '!=', right: b}\n",
+     "{\"a\":true,\"b\":true}", "$ rule", NULL},
     {"29 February in a common year", "fields:\n  d: {type: date}\n", "{\"d\":\"2023-02-29\"}", "$.d format",
      "a real calendar date"},
     {"29 February in a leap year", "fields:\n  d: {type: date}\n", "{\"d\":\"2024-02-29\"}", "", NULL},
@@ -168,6 +224,21 @@ static const row_t rows[] = {
      "fields:\n  xs: {type: array, items: {type: integer}}\n  t: {type: integer}\n"
      "rules:\n  - sum: {of: \"xs[]\", equals: t, tolerance: 1}\n",
      "{\"xs\":[1,2,3],\"t\":7}", "", NULL},
+    /* sum is exact: -0.01 is 2^63 + 6 minor units away from the total (a
+     * difference beyond int64, once wrapped and accepted) */
+    {"a sum off its total by more than int64 holds",
+     "fields:\n  entries: {type: array, items: {type: decimal, scale: 2, signed: true}}\n"
+     "  balance: {type: decimal, scale: 2, signed: true}\n"
+     "rules:\n  - sum: {of: \"entries[]\", equals: balance}\n",
+     "{\"entries\":[\"-0.01\"],\"balance\":\"92233720368547758.07\"}", "$ rule",
+     "the sum of entries[] must equal balance: the items add up to -0.01, but balance is "
+     "92233720368547758.07"},
+    {"a sum equal to its total at INT64_MIN minor units",
+     "fields:\n  entries: {type: array, items: {type: decimal, scale: 2, signed: true}}\n"
+     "  balance: {type: decimal, scale: 2, signed: true}\n"
+     "rules:\n  - sum: {of: \"entries[]\", equals: balance}\n",
+     "{\"entries\":[\"-92233720368547758.00\",\"-0.08\"],\"balance\":\"-92233720368547758.08\"}", "",
+     NULL},
     {"an array item's path", "fields:\n  xs: {type: array, max_items: 2, items: {type: integer}}\n",
      "{\"xs\":[1,\"2\",3]}", "$.xs[1] type|$.xs items", NULL},
 };
@@ -270,7 +341,9 @@ START_TEST(a_sum_that_overflows_is_a_rule_problem_not_a_wrapped_value)
     ck_assert_int_eq(contractc_problem_at(&p, 0)->kind, CONTRACTC_KIND_RULE);
     ck_assert_str_eq(contractc_problem_at(&p, 0)->path, "$");
     ck_assert_str_eq(contractc_problem_at(&p, 0)->rule, "rules[0]");
-    ck_assert_ptr_nonnull(strstr(contractc_problem_at(&p, 0)->message, "overflows"));
+    ck_assert_str_eq(contractc_problem_at(&p, 0)->message,
+                     "the sum of xs[] must equal t: the sum of the items does not fit in a signed "
+                     "64-bit integer");
     contractc_problems_clear(&p);
     cc_buf_free(&b);
     free(record);
@@ -561,6 +634,179 @@ static contractc_status_t parse_into(const contractc_contract_t *c, const char *
     free(record);
     return rc;
 }
+
+/* Document-level problems: the model's message shows what the reply holds
+ * where the text breaks (the word, the number, the character); the log's
+ * says line, column and the class of what was found, never its bytes. */
+static const struct {
+    const char *reply;
+    const char *model; /* a fragment of the model's message */
+    const char *log;   /* the whole log message */
+} document_logs[] = {
+    {"{\"a\":4111111111111111xyz}", "invalid number (in \"4111111111111111xyz\")",
+     "line 1, column 22: invalid number; reply with exactly one JSON object and nothing else"},
+    {"{\"a\":SECRET_TOKEN_x}", "unexpected word 'SECRET_TOKEN_x' here",
+     "line 1, column 6: unexpected word here (JSON has only true, false and null, in lowercase); "
+     "reply with exactly one JSON object and nothing else"},
+    {"SECRET", "unexpected word 'SECRET' where a value was expected",
+     "line 1, column 1: unexpected word where a value was expected (JSON has only true, false "
+     "and null, in lowercase); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":NaN}", "unexpected word 'NaN'",
+     "line 1, column 6: unexpected word here (JSON has no NaN or Infinity: write a finite "
+     "number or null); reply with exactly one JSON object and nothing else"},
+    {"Sure: {\"a\":1}", "found 'S'",
+     "line 1, column 1: text before the JSON value: the reply must start with a JSON value or a "
+     "``` fence, found a letter; reply with exactly one JSON object and nothing else"},
+    {"{\"a\":1 x}", "found 'x'",
+     "line 1, column 8: expected ',' or '}' after an object member, found a letter; reply with "
+     "exactly one JSON object and nothing else"},
+    {"{\"a\":1 #}", "found '#'",
+     "line 1, column 8: expected ',' or '}' after an object member, found a punctuation "
+     "character; reply with exactly one JSON object and nothing else"},
+    /* the grammar's punctuation is a token class of its own */
+    {"{\"a\":1 :}", "found ':'",
+     "line 1, column 8: expected ',' or '}' after an object member, found ':'; reply with "
+     "exactly one JSON object and nothing else"},
+    {"{\"a\":1 \x01}", "found U+0001",
+     "line 1, column 8: expected ',' or '}' after an object member, found a control character; "
+     "reply with exactly one JSON object and nothing else"},
+    {"{\"a\":1 \xC3\xA9}", "found U+00E9",
+     "line 1, column 8: expected ',' or '}' after an object member, found a non-ASCII "
+     "character; reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\xEF\xBB\xBF" "1}", "found U+FEFF (a byte order mark)",
+     "line 1, column 6: expected a value here, found a byte order mark; reply with exactly one "
+     "JSON object and nothing else"},
+    {"{\"a\":\"\\q\"}", "invalid escape '\\q' in a string",
+     "line 1, column 7: invalid escape in a string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t "
+     "\\uXXXX); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\"\\\x01\"}", "invalid escape '\\' followed by byte 0x01 in a string",
+     "line 1, column 7: invalid escape in a string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t "
+     "\\uXXXX); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\"x\x02y\"}", "raw control character U+0002 in a string (write \\u0002)",
+     "line 1, column 8: raw control character in a string (write it as an escape such as \\n or "
+     "\\u001F); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\"\\ud83d\"}", "lone surrogate \\uD83D in a string",
+     "line 1, column 7: lone surrogate escape in a string (a high surrogate must be followed by "
+     "a low one, \\uDC00-\\uDFFF); reply with exactly one JSON object and nothing else"},
+    {"{\"a\":\"\xC3(\"}", "(byte 0xC3)",
+     "line 1, column 7: invalid UTF-8: a truncated UTF-8 sequence; reply with exactly one JSON "
+     "object and nothing else"},
+    {"{\"a\":-x}", "expected a digit after '-' (in \"-x\")",
+     "line 1, column 7: expected a digit after '-'; reply with exactly one JSON object and "
+     "nothing else"},
+    /* texts that quote nothing are the same for both */
+    {"{\"a\":1,}", "expected a key string, found '}'",
+     "line 1, column 8: expected a key string, found '}'; reply with exactly one JSON object and "
+     "nothing else"},
+    {"{\"a\":1", "found the end of the reply",
+     "line 1, column 7: expected ',' or '}' after an object member, found the end of the reply; "
+     "reply with exactly one JSON object and nothing else"},
+};
+
+START_TEST(document_log_messages_name_the_token_class_not_its_bytes)
+{
+    loaded_t l = open_contract(HEAD "fields:\n  a: {type: integer}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    contractc_problems_t p;
+    contractc_problems_init(&p);
+    const char *reply = document_logs[_i].reply;
+    ck_assert_int_eq(parse_into(c, reply, strlen(reply), NULL, &p), CONTRACTC_REJECTED);
+    ck_assert_uint_eq(contractc_problems_count(&p), 1);
+    const contractc_problem_t *x = contractc_problem_at(&p, 0);
+    ck_assert(contractc_kind_is_document_level(x->kind));
+    ck_assert_msg(strstr(x->message, document_logs[_i].model) != NULL, "model: %s", x->message);
+    ck_assert_str_eq(x->log_message, document_logs[_i].log);
+    contractc_problems_clear(&p);
+    close_contract(&l);
+}
+END_TEST
+
+/* Marker bytes: none occurs in any text of contractc's own nor in the
+ * contract below, so a log message holding one took it from the reply. */
+static bool is_marker(unsigned char b)
+{
+    return b >= 0x80 || b < 0x20 || b == 0x7F || b == 'Q' || b == 'V' || b == 'W' ||
+           b == 'G' || b == '#' || b == '~' || b == '@' || b == '^' || b == '&' || b == '!';
+}
+
+/* Every problem of thousands of broken replies, each a valid one with
+ * marker bytes put in (a byte, a word, a number's tail, an escape, a
+ * sequence that is no UTF-8), at every kind of place: no log message
+ * holds a marker byte, whatever the model's shows. */
+START_TEST(no_log_message_holds_a_byte_of_the_reply)
+{
+    loaded_t l = open_contract(HEAD "fields:\n  name: {type: string, max_length: 8}\n"
+                                    "  amount: {type: decimal, scale: 2, signed: true}\n"
+                                    "  count: {type: integer, maximum: 9}\n"
+                                    "  ratio: {type: number}\n"
+                                    "  cur: {type: enum, values: [eur, usd]}\n"
+                                    "  day: {type: date}\n"
+                                    "  ok: {type: boolean}\n"
+                                    "  lines:\n    type: array\n    items:\n      type: object\n"
+                                    "      fields:\n        price: {type: decimal, scale: 2}\n"
+                                    "  total: {type: decimal, scale: 2}\n"
+                                    "rules:\n  - sum: {of: \"lines[].price\", equals: total}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    static const char *const bases[] = {
+        "{\"name\":\"ab\",\"amount\":\"-1.50\",\"count\":3,\"ratio\":0.5,\"cur\":\"eur\","
+        "\"day\":\"2024-02-29\",\"ok\":true,\"lines\":[{\"price\":\"1.00\"},{\"price\":\"2.00\"}],"
+        "\"total\":\"3.00\"}",
+        "```json\n{\"name\":\"ab\",\"amount\":\"0.00\",\"count\":0,\"ratio\":-1e3,\"cur\":\"usd\","
+        "\"day\":\"0000-01-01\",\"ok\":false,\"lines\":[],\"total\":\"0.00\"}\n```",
+    };
+    static const char *const inserts[] = {
+        "Q", "V", "W", "G", "#", "~", "@", "^", "&", "!", "\x01", "\x1f", "\x7f", "\xC3\xA9",
+        "\xC3", "\xEF\xBB\xBF", "\xFF", "\xED\xA0\x80", "QW", "1Q", "9V9", "-Q", "1.Q", "1eQ",
+        "\\Q", "\\uQW12", "\"Q\"", "\"\\Q\"", "QWGV_QW", "\"Q\":1,", ",\"Q\":\"W\"",
+        "\"G#\":[Q]", "\"ok\":tQue,", "\"ok\":nuGl,", "\"\\uD800Q\"",
+        "\"amount\":\"Q\",", "\"cur\":\"Q\",", "\"name\":\"QQQQQQQQQ\",", "\"count\":99,",
+        "\"day\":\"2024-02-30\",", "\"ratio\":1e999,", "\"count\":\"Q\",",
+    };
+    uint64_t x = UINT64_C(0x9E3779B97F4A7C15);
+    size_t problems = 0, document = 0, with_marker_in_model = 0;
+    for (int n = 0; n < 20000; n++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+        const char *base = bases[x % 2];
+        const char *ins = inserts[(x >> 8) % (sizeof inserts / sizeof *inserts)];
+        const size_t bl = strlen(base), il = strlen(ins), at = (size_t)(x >> 24) % (bl + 1);
+        const bool replace = ((x >> 20) & 3) == 0 && at < bl;
+        char reply[512];
+        memcpy(reply, base, at);
+        memcpy(reply + at, ins, il);
+        const size_t rest = replace ? at + 1 : at;
+        memcpy(reply + at + il, base + rest, bl - rest);
+        const size_t len = at + il + bl - rest;
+        contractc_problems_t p;
+        contractc_problems_init(&p);
+        contractc_status_t rc = parse_into(c, reply, len, NULL, &p);
+        if (rc != CONTRACTC_OK && rc != CONTRACTC_REJECTED)
+            ck_abort_msg("reply [%.*s]: status %s", (int)len, reply, contractc_status_name(rc));
+        for (size_t i = 0; i < contractc_problems_count(&p); i++) {
+            const contractc_problem_t *q = contractc_problem_at(&p, i);
+            problems++;
+            document += contractc_kind_is_document_level(q->kind);
+            for (const char *m = q->message; *m; m++)
+                if (is_marker((unsigned char)*m)) {
+                    with_marker_in_model++;
+                    break;
+                }
+            /* (an assertion per byte would cost a write to Check's pipe) */
+            for (const char *m = q->log_message; *m; m++)
+                if (is_marker((unsigned char)*m))
+                    ck_abort_msg("reply [%.*s]: log message [%s] holds byte 0x%02X", (int)len,
+                                 reply, q->log_message, (unsigned char)*m);
+        }
+        contractc_problems_clear(&p);
+    }
+    /* the sweep reached both kinds of problems, and the model's messages
+     * did quote the markers */
+    ck_assert_uint_gt(document, 2000);
+    ck_assert_uint_gt(problems - document, 2000);
+    ck_assert_uint_gt(with_marker_in_model, 2000);
+    close_contract(&l);
+}
+END_TEST
+
 
 static void expect_problem(const contractc_problems_t *p, size_t i, contractc_kind_t kind,
                            const char *path, const char *message, const char *log_message)
@@ -869,10 +1115,10 @@ static void expect_add(expect_list_t *e, contractc_kind_t kind, const char *path
 }
 
 /* Appends the keys of l to the reply as members "KEY":0 (each after a
- * comma) and expects one unexpected problem per key, at prefix + its
+ * comma) and expects one problem of `kind` per key, at prefix + its
  * segment (through ref_push, for long prefixes). */
-static void put_unexpected(cc_buf_t *reply, expect_list_t *e, const key_list_t *l,
-                           const char *prefix, const char *message)
+static void put_keys(cc_buf_t *reply, expect_list_t *e, const key_list_t *l, const char *prefix,
+                     contractc_kind_t kind, const char *message)
 {
     for (size_t i = 0; i < l->count; i++) {
         cc_buf_putc(reply, ',');
@@ -882,10 +1128,42 @@ static void put_unexpected(cc_buf_t *reply, expect_list_t *e, const key_list_t *
         ref_key_segment(&seg, l->keys[i], l->lens[i]);
         cc_buf_puts(&path, prefix);
         ref_push(&path, seg.data, seg.len);
-        expect_add(e, CONTRACTC_KIND_UNEXPECTED, path.data, message);
+        expect_add(e, kind, path.data, message);
         cc_buf_free(&seg);
         cc_buf_free(&path);
     }
+}
+
+/* The keys of l, each the first time in its object: one `unexpected` each. */
+static void put_unexpected(cc_buf_t *reply, expect_list_t *e, const key_list_t *l,
+                           const char *prefix, const char *message)
+{
+    put_keys(reply, e, l, prefix, CONTRACTC_KIND_UNEXPECTED, message);
+}
+
+static const char duplicate_message[] =
+    "the key appears more than once; give each key exactly once";
+
+/* The keys of l again in an object that had them: one `duplicate` each. */
+static void put_unexpected_again(cc_buf_t *reply, expect_list_t *e, const key_list_t *l,
+                                 const char *prefix)
+{
+    put_keys(reply, e, l, prefix, CONTRACTC_KIND_DUPLICATE, duplicate_message);
+}
+
+/* The keys of l, each with `tail` appended: other keys, as many. */
+static key_list_t keys_with_tail(const key_list_t *l, const char *tail)
+{
+    key_list_t out = {NULL, NULL, 0};
+    char k[256];
+    const size_t t = strlen(tail);
+    for (size_t i = 0; i < l->count; i++) {
+        ck_assert_uint_le(l->lens[i] + t, sizeof k);
+        memcpy(k, l->keys[i], l->lens[i]);
+        memcpy(k + l->lens[i], tail, t);
+        key_list_add(&out, k, l->lens[i] + t);
+    }
+    return out;
 }
 
 /* Parses reply (with a cap of 100,000) and checks every problem against e. */
@@ -956,14 +1234,20 @@ START_TEST(unexpected_keys_get_exact_paths_in_every_object)
     cc_buf_puts(&reply, ",\"zz_meta\":{\"zz_x\":1");
     put_unexpected(&reply, &e, &keys, "$.zz_meta", meta);
     cc_buf_puts(&reply, "}");
-    put_unexpected(&reply, &e, &keys, "$", root); /* the root's again, after the nested ones */
+    /* The root's keys again, after the nested ones: each a duplicate of
+     * its first occurrence (not of the nested object's); then new ones,
+     * whose path takes the root's part again. */
+    key_list_t more = keys_with_tail(&keys, "_2");
+    put_unexpected_again(&reply, &e, &keys, "$");
+    put_unexpected(&reply, &e, &more, "$", root);
     cc_buf_puts(&reply, ",\"zz_items\":[{\"zz_id\":1");
     put_unexpected(&reply, &e, &keys, "$.zz_items[0]", item);
-    cc_buf_puts(&reply, "},{\"zz_id\":2");
+    cc_buf_puts(&reply, "},{\"zz_id\":2"); /* the same keys in the next item: unexpected */
     put_unexpected(&reply, &e, &keys, "$.zz_items[1]", item);
     cc_buf_puts(&reply, ",\"zz_id\":3"); /* a duplicate between unexpected keys */
     expect_add(&e, CONTRACTC_KIND_DUPLICATE, "$.zz_items[1].zz_id", NULL);
-    put_unexpected(&reply, &e, &keys, "$.zz_items[1]", item);
+    put_unexpected(&reply, &e, &more, "$.zz_items[1]", item);
+    put_unexpected_again(&reply, &e, &keys, "$.zz_items[1]");
     cc_buf_puts(&reply, "},{\"zz_id\":\"4\""); /* a type problem before them */
     expect_add(&e, CONTRACTC_KIND_TYPE, "$.zz_items[2].zz_id", NULL);
     put_unexpected(&reply, &e, &keys, "$.zz_items[2]", item);
@@ -972,6 +1256,7 @@ START_TEST(unexpected_keys_get_exact_paths_in_every_object)
     expect_list_free(&e);
     cc_buf_free(&reply);
     key_list_free(&keys);
+    key_list_free(&more);
     close_contract(&l);
 }
 END_TEST
@@ -1245,6 +1530,9 @@ int main(void)
     tcase_add_test(u, a_key_is_never_matched_raw_when_the_name_would_need_escapes);
     tcase_add_test(u, a_sum_that_overflows_is_a_rule_problem_not_a_wrapped_value);
     tcase_add_test(u, log_messages_carry_no_reply_values);
+    tcase_add_loop_test(u, document_log_messages_name_the_token_class_not_its_bytes, 0,
+                        (int)(sizeof document_logs / sizeof document_logs[0]));
+    tcase_add_test(u, no_log_message_holds_a_byte_of_the_reply);
     tcase_add_test(u, the_cap_keeps_the_first_problems_and_counts_the_rest);
     tcase_add_test(u, grounding_is_an_exact_search_of_the_source);
     tcase_add_test(u, an_accepted_flat_record_is_one_arena_allocation);

@@ -694,7 +694,7 @@ cc_convert_t cc_convert_decimal(const char *text, size_t len, uint8_t scale,
 
 size_t cc_format_decimal(int64_t minor, uint8_t scale, char buf[42])
 {
-    char digits[24];
+    char digits[40]; /* 20 of an int64, or scale + 1 with leading zeros */
     size_t nd = 0, len = 0, i;
     uint64_t v;
 
@@ -716,6 +716,20 @@ size_t cc_format_decimal(int64_t minor, uint8_t scale, char buf[42])
         buf[len++] = digits[i - 1];
     }
     buf[len] = '\0';
+    return len;
+}
+
+size_t contractc_decimal_format(int64_t minor_units, unsigned scale, char *buf, size_t size)
+{
+    char text[42];
+    size_t len = 0, n;
+    if (scale <= 38)
+        len = cc_format_decimal(minor_units, (uint8_t)scale, text);
+    if (buf && size) {
+        n = len < size ? len : size - 1;
+        memcpy(buf, text, n);
+        buf[n] = '\0';
+    }
     return len;
 }
 

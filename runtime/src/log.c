@@ -50,6 +50,18 @@ int contractc_log_file_sink(void *user, const char *line, size_t len)
     FILE *f = user;
     if (!f || (!line && len))
         return -1;
+    /* The stream's error flag is sticky: left set, every later line would
+     * be reported failed though stored, and the caller's retry would write
+     * it twice.  Set on entry, it tells of the last write's failure, which
+     * may have left a cut line without its '\n' (stdio drops the bytes it
+     * could not write, glibc and musl alike, so the failed line is not
+     * written again by this flush): a line break first ends it, so that
+     * this line is a line of its own (at worst a blank line, which
+     * `contractc stats` skips). */
+    const bool after_failure = ferror(f) != 0;
+    clearerr(f);
+    if (after_failure && fputc('\n', f) == EOF)
+        return -1;
     if (len && fwrite(line, 1, len, f) != len)
         return -1;
     /* Flush now: a full disk must show up on this decision, not on a later

@@ -70,58 +70,95 @@ static const unsigned char string_table[256] = {
 
 /* ------------------------------------------------------------------------
  * Messages: a tiny bounded builder, used only when a problem is recorded.
+ *
+ * Two texts at once: the model's, which may name what the reply holds
+ * there (the word, the number, the byte, the code point), and the log's,
+ * which never carries a byte of the reply (docs/security.md, "Problem
+ * messages for logs"): it names the class of what was found instead ("a
+ * letter", "a number").
+ * msg_str writes to both, msg_model and the msg_* of reply bytes to the
+ * model's only, msg_log to the log's only.
  * ------------------------------------------------------------------------ */
 typedef struct msg {
     char text[sizeof(((cc_reader_t *)0)->fail_message)];
     size_t len;
+    char log[sizeof(((cc_reader_t *)0)->fail_log)];
+    size_t log_len;
 } msg_t;
 
-static void msg_str(msg_t *m, const char *s)
+#define MSG_INIT {{0}, 0, {0}, 0}
+
+static void put_text(char *buf, size_t size, size_t *len, const char *s)
 {
-    while (*s && m->len + 1 < sizeof m->text)
-        m->text[m->len++] = *s++;
-    m->text[m->len] = '\0';
+    while (*s && *len + 1 < size)
+        buf[(*len)++] = *s++;
+    buf[*len] = '\0';
 }
 
-static void msg_char(msg_t *m, char c)
+/* To both texts: words of contractc's own. */
+static void msg_str(msg_t *m, const char *s)
+{
+    put_text(m->text, sizeof m->text, &m->len, s);
+    put_text(m->log, sizeof m->log, &m->log_len, s);
+}
+
+/* To the model's text only: what the reply holds. */
+static void msg_model(msg_t *m, const char *s)
+{
+    put_text(m->text, sizeof m->text, &m->len, s);
+}
+
+/* To the log's text only: the class of what the model's text shows. */
+static void msg_log(msg_t *m, const char *s)
+{
+    put_text(m->log, sizeof m->log, &m->log_len, s);
+}
+
+/* A byte of the reply, as it is, to the model's text. */
+static void msg_model_char(msg_t *m, char c)
 {
     char s[2];
     s[0] = c;
     s[1] = '\0';
-    msg_str(m, s);
+    msg_model(m, s);
 }
 
+/* A count (a line, a column, a limit) to both texts. */
 static void msg_uint(msg_t *m, uint64_t v)
 {
-    char digits[24];
-    size_t n = 0;
+    char digits[24], text[24];
+    size_t n = 0, k = 0;
     do {
         digits[n++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
     while (n)
-        msg_char(m, digits[--n]);
+        text[k++] = digits[--n];
+    text[k] = '\0';
+    msg_str(m, text);
 }
 
+/* Hex digits of a value taken from the reply, to the model's text. */
 static void msg_hex(msg_t *m, uint32_t v, int width)
 {
     static const char hex[] = "0123456789ABCDEF";
     int i;
     for (i = width - 1; i >= 0; i--)
-        msg_char(m, hex[(v >> (4 * i)) & 0xF]);
+        msg_model_char(m, hex[(v >> (4 * i)) & 0xF]);
 }
 
-/* "U+000A" (at least four hex digits, as Unicode writes code points). */
+/* "U+000A" (at least four hex digits, as Unicode writes code points), to
+ * the model's text. */
 static void msg_code_point(msg_t *m, uint32_t cp)
 {
-    msg_str(m, "U+");
+    msg_model(m, "U+");
     msg_hex(m, cp, cp > 0xFFFF ? (cp > 0xFFFFF ? 6 : 5) : 4);
 }
 
-/* "0xC3" */
+/* "0xC3", to the model's text. */
 static void msg_byte(msg_t *m, unsigned char b)
 {
-    msg_str(m, "0x");
+    msg_model(m, "0x");
     msg_hex(m, b, 2);
 }
 
@@ -133,7 +170,13 @@ static size_t offset_of(const cc_reader_t *r, const unsigned char *q)
 static bool fail_msg(cc_reader_t *r, contractc_kind_t kind,
                      const unsigned char *at, const msg_t *m)
 {
-    return cc_reader_fail(r, kind, offset_of(r, at), m->text);
+    if (r->failed)
+        return false;
+    cc_reader_fail(r, kind, offset_of(r, at), m->text);
+    /* fail_log stays "" when the texts are the same. */
+    if (m->log_len != m->len || memcmp(m->log, m->text, m->len) != 0)
+        memcpy(r->fail_log, m->log, m->log_len + 1);
+    return false;
 }
 
 static bool fail_at(cc_reader_t *r, contractc_kind_t kind,
@@ -720,12 +763,12 @@ size_t cc_utf8_code_points(const unsigned char *s, size_t n)
 
 static bool fail_utf8(cc_reader_t *r, const unsigned char *at, const char *why)
 {
-    msg_t m = {{0}, 0};
+    msg_t m = MSG_INIT;
     msg_str(&m, "invalid UTF-8: ");
     msg_str(&m, why);
-    msg_str(&m, " (byte ");
+    msg_model(&m, " (byte ");
     msg_byte(&m, *at);
-    msg_str(&m, ")");
+    msg_model(&m, ")");
     return fail_msg(r, CONTRACTC_KIND_ENCODING, at, &m);
 }
 
@@ -747,6 +790,7 @@ bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
         n = sizeof r->fail_message - 1;
     memcpy(r->fail_message, message, n);
     r->fail_message[n] = '\0';
+    r->fail_log[0] = '\0';
     return false;
 }
 
@@ -774,7 +818,7 @@ void cc_reader_line_column(const cc_reader_t *r, size_t offset, size_t *line,
 static bool fail_found(cc_reader_t *r, const unsigned char *q,
                        const char *prefix, const char *expected)
 {
-    msg_t m = {{0}, 0};
+    msg_t m = MSG_INIT;
     msg_str(&m, prefix);
     msg_str(&m, expected);
     msg_str(&m, ", found ");
@@ -791,14 +835,32 @@ static bool fail_found(cc_reader_t *r, const unsigned char *q,
         if (utf8_sequence(q, r->end, &cp, &why) == 0)
             return fail_utf8(r, q, why);
         msg_code_point(&m, cp);
-        if (cp == 0xFEFF)
-            msg_str(&m, " (a byte order mark)");
+        if (cp == 0xFEFF) {
+            msg_model(&m, " (a byte order mark)");
+            msg_log(&m, "a byte order mark");
+        } else {
+            msg_log(&m, "a non-ASCII character");
+        }
     } else if (*q < 0x20 || *q == 0x7F) {
         msg_code_point(&m, *q);
+        msg_log(&m, "a control character");
     } else {
-        msg_char(&m, '\'');
-        msg_char(&m, (char)*q);
-        msg_char(&m, '\'');
+        /* The grammar's own punctuation names a token class; any other
+         * character is the reply's. */
+        const bool structural = *q == '{' || *q == '}' || *q == '[' ||
+                                *q == ']' || *q == ',' || *q == ':';
+        const bool letter = (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z');
+        msg_model_char(&m, '\'');
+        msg_model_char(&m, (char)*q);
+        msg_model_char(&m, '\'');
+        if (structural) {
+            msg_log(&m, "'");
+            msg_log(&m, *q == '{' ? "{" : *q == '}' ? "}" : *q == '[' ? "["
+                        : *q == ']' ? "]" : *q == ',' ? "," : ":");
+            msg_log(&m, "'");
+        } else {
+            msg_log(&m, letter ? "a letter" : "a punctuation character");
+        }
     }
     return fail_msg(r, CONTRACTC_KIND_SYNTAX, q, &m);
 }
@@ -820,6 +882,24 @@ static bool is_fence(const unsigned char *q, const unsigned char *end)
     return end - q >= 3 && q[0] == '`' && q[1] == '`' && q[2] == '`';
 }
 
+/* A UTF-8 byte order mark (EF BB BF) at q. */
+static bool is_bom(const unsigned char *q, const unsigned char *end)
+{
+    return end - q >= 3 && q[0] == 0xEF && q[1] == 0xBB && q[2] == 0xBF;
+}
+
+/* A BOM before the JSON text, wherever it is (at byte 0, after white
+ * space, after a fence's opening line) is `encoding`
+ * (docs/contract-language.md, "Problem kinds"). */
+static bool fail_bom(cc_reader_t *r, const unsigned char *at)
+{
+    return fail_at(r, CONTRACTC_KIND_ENCODING, at,
+                   at == r->raw ? "the reply starts with a byte order mark (BOM); "
+                                  "send UTF-8 without it"
+                                : "a byte order mark (BOM) before the JSON text; "
+                                  "send UTF-8 without it");
+}
+
 /*
  * The fence rule (design page, "Fine print"): ``` + optional lowercase
  * "json" + optional spaces/tabs + LF or CRLF, the JSON text, a line break,
@@ -837,9 +917,13 @@ static bool strip_fence(cc_reader_t *r, const unsigned char *s,
     if (q < e && *q == '\r' && q + 1 < e && q[1] == '\n')
         q++;
     if (q >= e || *q != '\n') {
+        /* Nothing after the opening line but white space (cut off before
+         * [s, e)): no text and no closing fence, whether or not a line
+         * break ended it. */
         if (q >= e)
-            return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
-                           "the ``` fence has no line break after it");
+            return fail_at(r, CONTRACTC_KIND_SYNTAX, e,
+                           "the ``` fence is never closed (nothing follows its "
+                           "opening line)");
         return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
                        "unexpected text after the opening ``` fence (only a "
                        "lowercase json tag may follow it on its line)");
@@ -865,9 +949,12 @@ static bool strip_fence(cc_reader_t *r, const unsigned char *s,
                        "the ``` fence is never closed");
     }
     r->fenced = true;
-    if (skip_ws(body, close) == close)
+    q = skip_ws(body, close);
+    if (q == close)
         return fail_at(r, CONTRACTC_KIND_EMPTY, body,
                        "the fence is empty: no JSON text inside");
+    if (is_bom(q, close))
+        return fail_bom(r, q);
     r->p = body;
     r->end = close;
     return true;
@@ -917,10 +1004,8 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
         r->p = s;
         return utf8_start(r);
     }
-    if (e - s >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
-        return fail_at(r, CONTRACTC_KIND_ENCODING, s,
-                       "the reply starts with a byte order mark (BOM); send "
-                       "UTF-8 without it");
+    if (is_bom(s, e))
+        return fail_bom(r, s);
     if (e - s >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) ||
                        (s[0] == 0xFE && s[1] == 0xFF)))
         return fail_at(r, CONTRACTC_KIND_ENCODING, s,
@@ -935,6 +1020,8 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
         return fail_at(r, CONTRACTC_KIND_EMPTY, s,
                        "the reply is only white space");
     }
+    if (is_bom(s, e))
+        return fail_bom(r, s);
     if (is_fence(s, e)) {
         if (!fence_allowed)
             return fail_at(r, CONTRACTC_KIND_SYNTAX, s,
@@ -997,7 +1084,7 @@ bool cc_expect_slow(cc_reader_t *r, char c, const char *what)
 
 bool cc_enter_fail(cc_reader_t *r)
 {
-    msg_t m = {{0}, 0};
+    msg_t m = MSG_INIT;
     msg_str(&m, "nesting deeper than the limit of ");
     msg_uint(&m, r->max_depth);
     msg_str(&m, r->max_depth == 1 ? " level" : " levels");
@@ -1037,9 +1124,11 @@ static size_t utf8_length(uint32_t cp)
 static bool fail_lone_surrogate(cc_reader_t *r, const unsigned char *at,
                                 uint32_t unit, bool high)
 {
-    msg_t m = {{0}, 0};
-    msg_str(&m, "lone surrogate \\u");
+    msg_t m = MSG_INIT;
+    msg_str(&m, "lone surrogate ");
+    msg_model(&m, "\\u");
     msg_hex(&m, unit, 4);
+    msg_log(&m, "escape");
     msg_str(&m, high ? " in a string (a high surrogate must be followed by "
                        "a low one, \\uDC00-\\uDFFF)"
                      : " in a string (a low surrogate must follow a high "
@@ -1075,7 +1164,7 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
 {
     const unsigned char *end = r->end;
     long unit, low;
-    msg_t m = {{0}, 0};
+    msg_t m = MSG_INIT;
 
     if (q + 1 >= end)
         return fail_unterminated(r, open), NULL;
@@ -1087,15 +1176,17 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
     case 'u':
         break;
     default:
-        msg_str(&m, "invalid escape '\\");
+        msg_str(&m, "invalid escape ");
+        msg_model(&m, "'\\");
         if (q[1] >= 0x20 && q[1] < 0x7F) {
-            msg_char(&m, (char)q[1]);
-            msg_str(&m, "' in a string");
+            msg_model_char(&m, (char)q[1]);
+            msg_model(&m, "' ");
         } else {
-            msg_str(&m, "' followed by byte ");
+            msg_model(&m, "' followed by byte ");
             msg_byte(&m, q[1]);
-            msg_str(&m, " in a string");
+            msg_model(&m, " ");
         }
+        msg_str(&m, "in a string");
         msg_str(&m, " (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
         return fail_msg(r, CONTRACTC_KIND_SYNTAX, q, &m), NULL;
     }
@@ -1128,8 +1219,9 @@ static bool fail_control(cc_reader_t *r, const unsigned char *at)
     static const char *const names[32] = {
         0, 0, 0, 0, 0, 0, 0, 0, "\\b", "\\t", "\\n", 0, "\\f", "\\r",
     };
-    msg_t m = {{0}, 0};
-    msg_str(&m, "raw control character ");
+    msg_t m = MSG_INIT;
+    msg_str(&m, "raw control character");
+    msg_model(&m, " ");
     msg_code_point(&m, *at);
     /* Not "write \u0000": policy rejects that escape too. */
     if (*at == 0) {
@@ -1139,18 +1231,19 @@ static bool fail_control(cc_reader_t *r, const unsigned char *at)
     }
     msg_str(&m, " in a string (write ");
     if (names[*at]) {
-        msg_str(&m, names[*at]);
+        msg_model(&m, names[*at]);
     } else {
-        msg_str(&m, "\\u00");
+        msg_model(&m, "\\u00");
         msg_hex(&m, *at, 2);
     }
+    msg_log(&m, "it as an escape such as \\n or \\u001F");
     msg_str(&m, ")");
     return fail_msg(r, CONTRACTC_KIND_SYNTAX, at, &m);
 }
 
 static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
 {
-    msg_t m = {{0}, 0};
+    msg_t m = MSG_INIT;
     size_t line, column;
     cc_reader_line_column(r, offset_of(r, open), &line, &column);
     msg_str(&m, r->fenced ? "the fenced text ends inside a string"
@@ -1667,13 +1760,13 @@ static bool continues_number(unsigned char c)
 static bool fail_number(cc_reader_t *r, const unsigned char *start,
                         const unsigned char *at, const char *why)
 {
-    msg_t m = {{0}, 0};
+    msg_t m = MSG_INIT;
     const unsigned char *q = start;
     msg_str(&m, why);
-    msg_str(&m, " (in \"");
+    msg_model(&m, " (in \"");
     while (q < r->end && q - start < 24 && continues_number(*q))
-        msg_char(&m, (char)*q++);
-    msg_str(&m, q < r->end && continues_number(*q) ? "...\")" : "\")");
+        msg_model_char(&m, (char)*q++);
+    msg_model(&m, q < r->end && continues_number(*q) ? "...\")" : "\")");
     return fail_msg(r, CONTRACTC_KIND_SYNTAX, at, &m);
 }
 
@@ -1787,12 +1880,13 @@ static bool word_is(const unsigned char *w, const unsigned char *e,
 static bool fail_word(cc_reader_t *r, const unsigned char *q,
                       const char *context)
 {
-    msg_t m = {{0}, 0};
+    msg_t m = MSG_INIT;
     const unsigned char *w = q, *e = word_end(q, r->end);
-    msg_str(&m, "unexpected word '");
+    msg_str(&m, "unexpected word ");
+    msg_model(&m, "'");
     while (w < e && w - q < 24)
-        msg_char(&m, (char)*w++);
-    msg_str(&m, "' ");
+        msg_model_char(&m, (char)*w++);
+    msg_model(&m, "' ");
     msg_str(&m, context);
     /* NaN and Infinity are what a model writes for a number it lacks. */
     if (word_is(q, e, "nan") || word_is(q, e, "inf") ||

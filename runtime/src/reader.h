@@ -44,6 +44,9 @@ typedef struct cc_reader {
     contractc_kind_t fail_kind; /* empty, syntax, encoding or limit */
     size_t fail_offset;         /* byte offset in raw */
     char fail_message[160];     /* "unexpected ',' where a value was expected" */
+    char fail_log[160];         /* the same for logs, without any byte of the
+                                   reply ("found a letter" for "found 'x'");
+                                   "" when it is fail_message */
 } cc_reader_t;
 
 /*
@@ -173,7 +176,8 @@ bool cc_scan_literal(cc_reader_t *r, cc_literal_t *which);
 bool cc_skip_value(cc_reader_t *r);
 
 /* Records a document-level problem at byte offset `offset` of raw (only the
- * first one is kept).  Always returns false. */
+ * first one is kept).  `message` is the log's text too (fail_log ""), so it
+ * holds no byte of the reply.  Always returns false. */
 bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
                     const char *message);
 

@@ -91,6 +91,16 @@ typedef struct cc_parse {
      * 3,264 instructions a reply, a counted key one more).  C99 has no
      * portable way to say "not inline". */
     void (*report_key)(struct cc_parse *c, const char *k, size_t n);
+    /* The unexpected keys stored so far, each with its object (the
+     * object's '{' in the reply), to tell a key's later occurrences in the
+     * same object (`duplicate`) from its first (`unexpected`): an
+     * open-addressed table in the arena, set up by the first
+     * unexpected_prepare of a parse.  It holds at most as many keys as the
+     * problem list holds problems: past the cap nothing is stored, so
+     * nothing needs telling apart. */
+    struct cc_key_seen *keys;
+    size_t keys_count, keys_mask; /* keys_mask + 1 entries, 0 when none */
+    uint64_t keys_seed;
     /* While an object's unexpected keys are reported (report_shared_key),
      * c->path holds the object's own path, rendered from the steps kept in
      * prefix[0..prefix_steps) (innermost first); prefix_valid says so.
@@ -1226,6 +1236,13 @@ static void report_shared_key(cc_parse_t *c, const char *k, size_t n);
  * long for the buffer is not kept, and is built for each key instead). */
 static void unexpected_prepare(cc_parse_t *c, const contractc_object_t *o)
 {
+    if (!c->unexpected_for) { /* the first unexpected key of this parse */
+        c->keys = NULL;
+        c->keys_count = c->keys_mask = 0;
+        /* The table's order is the reply sender's business only if they
+         * can predict it: the address of the parse state varies. */
+        c->keys_seed = (uint64_t)(uintptr_t)c * UINT64_C(0x9E3779B97F4A7C15);
+    }
     c->unexpected_for = o;
     c->unexpected_stored = SIZE_MAX;
     c->report_key = report_shared_key; /* here, not per parse: only reports need it */
@@ -1323,14 +1340,111 @@ static void report_shared_key(cc_parse_t *c, const char *k, size_t n)
     cc_problems_close_path(c->problems, at, prefix + seg);
 }
 
-/* Reports unexpected key k[0..n) of object o (c->at is the key's step). */
-static void report_unexpected(cc_parse_t *c, const contractc_object_t *o, const char *k,
-                              size_t n, const uint64_t *seen)
+/* One unexpected key stored; object NULL: a free entry. */
+typedef struct cc_key_seen {
+    uint64_t hash;
+    const unsigned char *object;
+    const char *key;
+    size_t n;
+} cc_key_seen_t;
+
+/* FNV-1a of the object's offset and the key from the parse's seed, then a
+ * final mix (MurmurHash3's) so that the table index takes every bit. */
+static uint64_t key_hash(const cc_parse_t *c, const unsigned char *object, const char *k,
+                         size_t n)
+{
+    uint64_t h = (UINT64_C(0xcbf29ce484222325) ^ c->keys_seed) +
+                 (uint64_t)(object - c->r.raw) * UINT64_C(0x9E3779B97F4A7C15);
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)k[i]) * UINT64_C(0x100000001b3);
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    return h;
+}
+
+/* The slot of (object, k[0..n)) in the table: its entry, or the free one
+ * where it goes. */
+static cc_key_seen_t *key_slot(cc_parse_t *c, uint64_t h, const unsigned char *object,
+                               const char *k, size_t n)
+{
+    for (size_t i = (size_t)h & c->keys_mask;; i = (i + 1) & c->keys_mask) {
+        cc_key_seen_t *e = &c->keys[i];
+        if (!e->object ||
+            (e->hash == h && e->object == object && e->n == n && memcmp(e->key, k, n) == 0))
+            return e;
+    }
+}
+
+/* Whether unexpected key k[0..n) of the object whose '{' is at `object`
+ * was stored before: 1 yes, 0 no (it is stored now), -1 out of memory.
+ * `transient`: k lives in a buffer of the caller, copied to keep it. */
+static int unexpected_key_seen(cc_parse_t *c, const unsigned char *object, const char *k,
+                               size_t n, bool transient)
+{
+    if ((c->keys_count + 1) * 2 > c->keys_mask + 1) {
+        /* Twice the size (at least 16 entries), at most half full; the old
+         * table stays in the arena until the parse ends, as the list's
+         * problems do. */
+        size_t size = c->keys_mask ? (c->keys_mask + 1) * 2 : 16;
+        if (size > (size_t)-1 / 2 / sizeof(cc_key_seen_t))
+            return -1;
+        cc_key_seen_t *old = c->keys;
+        size_t old_size = c->keys_mask ? c->keys_mask + 1 : 0;
+        cc_key_seen_t *t = cc_arena_alloc(c->arena, size * sizeof *t, sizeof(uint64_t));
+        if (!t)
+            return -1;
+        for (size_t i = 0; i < size; i++)
+            t[i].object = NULL; /* the arena zeroes it; NULL need not be all zero bits */
+        c->keys = t;
+        c->keys_mask = size - 1;
+        for (size_t i = 0; i < old_size; i++)
+            if (old[i].object)
+                *key_slot(c, old[i].hash, old[i].object, old[i].key, old[i].n) = old[i];
+    }
+    const uint64_t h = key_hash(c, object, k, n);
+    cc_key_seen_t *e = key_slot(c, h, object, k, n);
+    if (e->object)
+        return 1;
+    if (transient) {
+        char *copy = cc_arena_alloc_bytes(c->arena, n ? n : 1);
+        if (!copy)
+            return -1;
+        memcpy(copy, k, n);
+        k = copy;
+    }
+    e->hash = h;
+    e->object = object;
+    e->key = k;
+    e->n = n;
+    c->keys_count++;
+    return 0;
+}
+
+static const char duplicate_msg[] = "the key appears more than once; give each key exactly once";
+
+/* Reports unexpected key k[0..n) of object o (c->at is the key's step),
+ * whose '{' is at `object`; k is in a buffer of the caller when
+ * `transient`.  A key already reported in this object is `duplicate`
+ * (docs/contract-language.md, "Fine print"). */
+static void report_unexpected(cc_parse_t *c, const contractc_object_t *o,
+                              const unsigned char *object, const char *k, size_t n,
+                              bool transient, const uint64_t *seen)
 {
     if (only_counted(c))
         return;
     if (c->unexpected_for != o)
         unexpected_prepare(c, o);
+    int again = unexpected_key_seen(c, object, k, n, transient);
+    if (again < 0) {
+        c->found++;
+        c->oom = true;
+        return;
+    }
+    if (again) {
+        report_fixed(c, CONTRACTC_KIND_DUPLICATE, duplicate_msg, sizeof duplicate_msg - 1);
+        return;
+    }
     /* The message quotes no reply value: the model's text is the log's
      * too, built once. */
     const contractc_field_t *near = NULL;
@@ -1369,12 +1483,45 @@ typedef struct cc_sum_gate {
     bool own_ok;
 } cc_sum_gate_t;
 
-static bool add_overflows(int64_t a, int64_t b, int64_t *out)
+/* A signed 128-bit integer in two's complement, hi:lo, for `sum`: plain C99
+ * (no __int128), so every compiler runs the same code.  The sum of n int64
+ * operands has a magnitude of at most n * 2^63, far inside 2^127 for any n
+ * that fits in memory, so the accumulation itself never overflows and the
+ * sum is exact (docs/contract-language.md, "Fine print"). */
+typedef struct cc_wide {
+    uint64_t lo, hi;
+} cc_wide_t;
+
+/* w += v.  The sign of v extends into hi; the carry out of lo is the
+ * unsigned wrap of lo (defined arithmetic, no branch on the value). */
+static void wide_add(cc_wide_t *w, int64_t v)
 {
-    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
-        return true;
-    *out = a + b;
-    return false;
+    const uint64_t u = (uint64_t)v;
+    w->lo += u;
+    w->hi += (w->lo < u) + (v < 0 ? UINT64_MAX : 0);
+}
+
+/* Whether w is within int64 (hi is then the sign extension of lo). */
+static bool wide_fits_i64(const cc_wide_t *w)
+{
+    return w->hi == (w->lo >> 63 ? UINT64_MAX : 0);
+}
+
+/* w as int64 (w fits: wide_fits_i64).  No unsigned-to-signed conversion of
+ * a value above INT64_MAX, which C leaves to the implementation. */
+static int64_t wide_to_i64(const cc_wide_t *w)
+{
+    if (w->lo <= (uint64_t)INT64_MAX)
+        return (int64_t)w->lo;
+    return -(int64_t)(UINT64_MAX - w->lo) - 1;
+}
+
+/* |a - b| <= t, exactly, for any int64 a and b (t >= 0): the difference
+ * needs 64 bits unsigned, which int64 has not at INT64_MIN. */
+static bool within_tolerance(int64_t a, int64_t b, int64_t t)
+{
+    const uint64_t diff = a >= b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+    return t >= 0 && diff <= (uint64_t)t;
 }
 
 static int64_t read_i64(const unsigned char *p)
@@ -1420,23 +1567,17 @@ static void run_sum(cc_parse_t *c, const contractc_object_t *o, const cc_sum_gat
     size_t off = 0;
     if (rule->sum_item != CONTRACTC_NO_FIELD)
         off = iv->object->fields[rule->sum_item].offset;
-    int64_t sum = 0;
-    bool overflow = false;
-    for (size_t i = 0; i < count && !overflow; i++)
-        overflow = add_overflows(sum, read_i64(items + i * af->value.item_size + off), &sum);
-    int64_t total = read_i64(base + tf->offset);
-    int64_t diff = 0;
-    if (!overflow && (add_overflows(sum, total == INT64_MIN ? INT64_MAX : -total, &diff) ||
-                      total == INT64_MIN))
-        overflow = true;
-    if (overflow) {
-        report_rule(c, rule, ": the sum overflows 64-bit arithmetic",
-                    ": the sum overflows 64-bit arithmetic");
+    cc_wide_t wide = {0, 0};
+    for (size_t i = 0; i < count; i++)
+        wide_add(&wide, read_i64(items + i * af->value.item_size + off));
+    if (!wide_fits_i64(&wide)) {
+        report_rule(c, rule, ": the sum of the items does not fit in a signed 64-bit integer",
+                    ": the sum of the items does not fit in a signed 64-bit integer");
         return;
     }
-    if (diff < 0)
-        diff = -diff;
-    if (diff <= rule->tolerance)
+    const int64_t sum = wide_to_i64(&wide);
+    const int64_t total = read_i64(base + tf->offset);
+    if (within_tolerance(sum, total, rule->tolerance))
         return;
     /* The detail quotes reply values: the model gets it, the log does not. */
     const contractc_value_t *sv = rule->sum_item != CONTRACTC_NO_FIELD
@@ -1470,6 +1611,26 @@ static int64_t datetime_seconds(const contractc_datetime_t *d)
 {
     return cc_days_from_civil(d->date.year, d->date.month, d->date.day) * 86400 +
            d->hour * 3600 + d->minute * 60 + d->second - (int64_t)d->offset_minutes * 60;
+}
+
+/* -1, 0, 1 as x[0..nx) sorts before, equal to, after y[0..ny) (bytes). */
+static int compare_bytes(const char *x, size_t nx, const char *y, size_t ny)
+{
+    const int c = nx && ny ? memcmp(x, y, nx < ny ? nx : ny) : 0;
+    if (c)
+        return c < 0 ? -1 : 1;
+    return nx < ny ? -1 : nx > ny;
+}
+
+/* The value an enum member at `at` holds (1-based, as the record stores
+ * it), or NULL for none. */
+static const contractc_enum_value_t *enum_value(const contractc_value_t *v, const unsigned char *at)
+{
+    int x;
+    memcpy(&x, at, sizeof x);
+    if (x < 1 || (uint32_t)x > v->enumeration->count)
+        return NULL;
+    return &v->enumeration->values[x - 1];
 }
 
 static void run_compare(cc_parse_t *c, const contractc_object_t *o, const contractc_rule_t *rule,
@@ -1507,6 +1668,34 @@ static void run_compare(cc_parse_t *c, const contractc_object_t *o, const contra
         cmp = cmp_i64(datetime_seconds(&x), datetime_seconds(&y));
         if (cmp == 0)
             cmp = cmp_i64(x.nanos, y.nanos);
+        break;
+    }
+    case CONTRACTC_TYPE_STRING: {
+        /* Byte for byte, as keys and enum values match (the contract
+         * allows only == and != here; an order, from other tables, is the
+         * bytes' order). */
+        const char *x, *y;
+        size_t nx, ny;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        memcpy(&nx, base + lf->aux_offset, sizeof nx);
+        memcpy(&ny, base + rf->aux_offset, sizeof ny);
+        cmp = compare_bytes(x, nx, y, ny);
+        break;
+    }
+    case CONTRACTC_TYPE_ENUM: {
+        /* By spelling: the two fields may list their values apart. */
+        const contractc_enum_value_t *x = enum_value(&lf->value, a), *y = enum_value(&rf->value, b);
+        if (!x || !y)
+            return; /* no value (tables not made by the generator) */
+        cmp = compare_bytes(x->text, x->len, y->text, y->len);
+        break;
+    }
+    case CONTRACTC_TYPE_BOOLEAN: {
+        bool x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        cmp = (int)x - (int)y;
         break;
     }
     default:
@@ -1605,6 +1794,7 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
         }
     }
     int result = V_OK;
+    const unsigned char *open = c->r.p; /* the object's identity for report_unexpected */
     c->r.p++; /* '{' */
     if (!cc_enter(&c->r))
         return V_FAIL;
@@ -1677,13 +1867,11 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                     step.key = key;
                     step.n = key_len;
                 }
-                if (f) {
-                    static const char dup[] =
-                        "the key appears more than once; give each key exactly once";
-                    report_fixed(c, CONTRACTC_KIND_DUPLICATE, dup, sizeof dup - 1);
-                } else {
-                    report_unexpected(c, o, key, key_len, seen);
-                }
+                if (f)
+                    report_fixed(c, CONTRACTC_KIND_DUPLICATE, duplicate_msg,
+                                 sizeof duplicate_msg - 1);
+                else
+                    report_unexpected(c, o, open, key, key_len, key == small, seen);
                 result = V_BAD;
                 if (!cc_skip_value(&c->r))
                     return V_FAIL;
@@ -1838,29 +2026,45 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
  * Entry point
  * ------------------------------------------------------------------------ */
 
+/* "line L, column C: " + text + the closing advice. */
+static void put_document_text(cc_str_t *m, const cc_parse_t *c, size_t line, size_t column,
+                              const char *text)
+{
+    cc_str_puts(m, "line ");
+    cc_str_putu(m, line);
+    cc_str_puts(m, ", column ");
+    cc_str_putu(m, column);
+    cc_str_puts(m, ": ");
+    cc_str_puts(m, text);
+    cc_str_puts(m, c->r.fail_kind == CONTRACTC_KIND_LIMIT ? ""
+                   : "; reply with exactly one JSON object and nothing else");
+}
+
+/* The one document-level problem, at "$": the reader's text for the model,
+ * and for the log its text without reply bytes (fail_log) when it has one. */
 static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
 {
     cc_problems_truncate(c->problems, keep, dropped);
     size_t line, column;
     cc_reader_line_column(&c->r, c->r.fail_offset, &line, &column);
-    cc_str_t m;
+    cc_str_t m, l;
     cc_str_init(&m, c->allocator);
-    cc_str_puts(&m, "line ");
-    cc_str_putu(&m, line);
-    cc_str_puts(&m, ", column ");
-    cc_str_putu(&m, column);
-    cc_str_puts(&m, ": ");
-    cc_str_puts(&m, c->r.fail_message);
-    cc_str_puts(&m, c->r.fail_kind == CONTRACTC_KIND_LIMIT ? ""
-                    : "; reply with exactly one JSON object and nothing else");
+    cc_str_init(&l, c->allocator);
+    put_document_text(&m, c, line, column, c->r.fail_message);
+    const bool own_log = c->r.fail_log[0] != '\0';
+    if (own_log)
+        put_document_text(&l, c, line, column, c->r.fail_log);
+    const cc_str_t *log = own_log ? &l : &m;
     c->prefix_valid = false;
     c->path_len = 1;
     c->path[1] = '\0';
     c->found++;
-    if (m.failed || !cc_problems_add(c->problems, c->r.fail_kind, "$", 1, m.data, m.len,
-                                     m.data, m.len, NULL, line, column))
+    if (m.failed || l.failed ||
+        !cc_problems_add(c->problems, c->r.fail_kind, "$", 1, m.data, m.len, log->data,
+                         log->len, NULL, line, column))
         c->oom = true;
     cc_str_free(&m);
+    cc_str_free(&l);
 }
 
 contractc_status_t contractc_parse(const contractc_contract_t *contract,

@@ -427,6 +427,20 @@ char *contractc_to_json(const contractc_contract_t *contract, const void *record
                         size_t *len);
 
 /*
+ * A `decimal` value as text, the canonical form's digits: `minor_units`
+ * (the int64_t member of a decimal field, 1250.00 -> 125000) with `scale`
+ * fraction digits after a dot, a '-' when negative, no separators and no
+ * exponent ("1250.00", "-0.05", "-92233720368547758.08" for INT64_MIN at
+ * scale 2; scale 0 writes no dot).  scale may be 0..38 (a contract's is
+ * 0..18).  Writes at most `size` bytes to buf, always NUL-terminated when
+ * size > 0 (cut like snprintf's output); buf may be NULL when size is 0.
+ * Returns the length of the whole text, without the NUL (at most 41), as
+ * snprintf does: the text was cut when the result is >= size.  A scale
+ * above 38 writes "" and returns 0.
+ */
+size_t contractc_decimal_format(int64_t minor_units, unsigned scale, char *buf, size_t size);
+
+/*
  * The repair turn for a rejected reply: the fixed first line, then one
  * "- PATH: message" line per problem, then "- ... and N more problems" when
  * some were dropped.  *text is malloc'd and NUL-terminated; free() it.
@@ -823,9 +837,13 @@ typedef struct contractc_log {
 
 /* A sink that writes to a C stream: `user` is a FILE * opened for writing.
  * One fwrite, then fflush; returns non-zero when either fails (a full disk
- * shows as a failed flush), so nothing is lost without a report.  A line
- * cut by a failure may remain in the file; `contractc stats` counts it as a
- * bad line. */
+ * shows as a failed flush), so nothing is lost without a report.  Each call
+ * clears the stream's error flag first (clearerr): a failure is reported
+ * for the line that failed only, a line stored after it returns 0, and a
+ * retry writes the line once.  A line cut by a failure may remain in the
+ * file; the next call after a failure starts with a line break, so the cut
+ * line stays a line of its own, which `contractc stats` counts as bad (a
+ * blank line when nothing was cut, which it skips). */
 int contractc_log_file_sink(void *user, const char *line, size_t len);
 
 /* The system clock in UTC, whole seconds ("2025-05-01T09:30:00Z").
