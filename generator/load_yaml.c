@@ -962,7 +962,14 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             continue;
         bool bad = false;
         if (field_key_types[k] == 0) {
-            if (!f && (k == FK_DESCRIPTION || k == FK_FORMAT_TEXT || k == FK_EXAMPLE)) {
+            if (!f && k == FK_EXAMPLE) {
+                /* The same advice as for `example` on the array field. */
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key 'example' is not valid %s: an example is for scalar fields, not "
+                         "array items; to show the model a list, write it in the array field's "
+                         "'format_text'", in_what);
+                bad = true;
+            } else if (!f && (k == FK_DESCRIPTION || k == FK_FORMAT_TEXT)) {
                 cc_error(L->d, L->path, key[k]->mark,
                          "key '%s' is not valid %s; put it on the array field", field_keys[k],
                          in_what);
@@ -1164,8 +1171,9 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             /* reported */
         } else if (v->type == CONTRACTC_TYPE_OBJECT || v->type == CONTRACTC_TYPE_ARRAY) {
             cc_error(L->d, L->path, key[FK_EXAMPLE]->mark,
-                     "'example' is for scalar fields; this is a field of type %s",
-                     cc_type_name(v->type));
+                     "'example' is for scalar fields; this is a field of type %s (to show the "
+                     "model %s, write it in 'format_text')",
+                     cc_type_name(v->type), v->type == CONTRACTC_TYPE_ARRAY ? "a list" : "an object");
         } else if (e->kind != Y_SCALAR) {
             cc_error(L->d, L->path, e->mark, "'example' expects a scalar, found %s",
                      kind_phrase(e));

@@ -79,8 +79,11 @@ static const lint_case_t cases[] = {
     {"enum_without_values",
          "enum_without_values.yaml:7:13: error: empty enum in field 'a': 'values' needs at least one value\n"
          "enum_without_values.yaml:9:5: error: missing key 'values' in field 'b'\n"},
+    {"example_on_array_items", /* one advice, on the array field and on its items */
+         "example_on_array_items.yaml:7:5: error: 'example' is for scalar fields; this is a field of type array (to show the model a list, write it in 'format_text')\n"
+         "example_on_array_items.yaml:10:7: error: key 'example' is not valid in the items of field 'tags': an example is for scalar fields, not array items; to show the model a list, write it in the array field's 'format_text'\n"},
     {"example_on_object",
-         "example_on_object.yaml:8:5: error: 'example' is for scalar fields; this is a field of type object\n"},
+         "example_on_object.yaml:8:5: error: 'example' is for scalar fields; this is a field of type object (to show the model an object, write it in 'format_text')\n"},
     {"example_violates_constraints",
          "example_violates_constraints.yaml:5:55: error: example '10' of field 'n' is not a valid value: above maximum 9\n"
          "example_violates_constraints.yaml:6:43: error: example 'USD' of field 'c' is not a valid value: not one of the enum's values\n"
