@@ -36,7 +36,6 @@ static cc_contract_t *load_ok(const char *yaml)
 }
 
 /* The printed diagnostics of a contract that must not load. */
-static char *load_errors(const char *yaml, size_t len) __attribute__((unused));
 static char *load_errors(const char *yaml, size_t len)
 {
     cc_diags_t d;
@@ -379,6 +378,159 @@ START_TEST(the_decimal_phrase_is_one_wording_in_prompt_dialects_and_repair)
 }
 END_TEST
 
+/* ---- the expanded size is bounded before anything is expanded ------------ */
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Named types t0..t(depth-1) that each use the next one twice; t(depth)
+ * holds one string; the record has one field of type t0. */
+static char *doubling_contract(unsigned depth)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, "contract: t\nversion: 1\ninstruction: x\ntypes:\n");
+    for (unsigned i = 0; i < depth; i++)
+        cc_buf_printf(&b, "  t%u:\n    fields:\n      a: {type: t%u}\n      b: {type: t%u}\n", i,
+                      i + 1, i + 1);
+    cc_buf_printf(&b, "  t%u:\n    fields:\n      v: {type: string}\nfields:\n  root: {type: t0}\n",
+                  depth);
+    char *s = cc_buf_take(&b, NULL);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+START_TEST(named_types_that_double_at_each_level_are_refused_before_expanding)
+{
+    char *yaml = doubling_contract(30); /* 2 KB; 3 * 2^30 - 1 fields written out */
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char *got = load_errors(yaml, strlen(yaml));
+    double took = seconds_since(&t0);
+    ck_assert_str_eq(got,
+                     "t.contract.yaml:129:3: error: the contract expands to 3221225471 fields, "
+                     "rules and enum values when every use of a named type is written out in full "
+                     "(as the prompt, the schemas and the contract hash write them), over the "
+                     "limit of 10000: field 'root' is all of it; use large named types in fewer "
+                     "places\n");
+    ck_assert_msg(took < 1.0, "refusing took %.2f s", took);
+    free(got);
+    free(yaml);
+
+    /* so wide that the count saturates: 64 fields of the next type per level */
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, "contract: t\nversion: 1\ninstruction: x\ntypes:\n");
+    for (unsigned i = 0; i < 30; i++) {
+        cc_buf_printf(&b, "  t%u:\n    fields:\n", i);
+        for (unsigned k = 0; k < 64; k++)
+            cc_buf_printf(&b, "      f%u: {type: t%u}\n", k, i + 1);
+    }
+    cc_buf_puts(&b, "  t30:\n    fields: {v: {type: string}}\nfields:\n  s: {type: string}\n"
+                    "  root: {type: t0}\n");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    got = load_errors(b.data, b.len);
+    took = seconds_since(&t0);
+    ck_assert_msg(strstr(got, "error: the contract expands to more than 18446744073709551615 "
+                              "fields, rules and enum values") != NULL, "%s", got);
+    ck_assert_msg(strstr(got, "field 'root' alone expands to more than 18446744073709551615;"),
+                  "%s", got);
+    ck_assert_msg(took < 1.0, "refusing took %.2f s", took);
+    free(got);
+    cc_buf_free(&b);
+}
+END_TEST
+
+/* 99 fields of a 100-field named type and `extra` more strings (and an enum
+ * of `values` values used `uses` times). */
+static char *sized_contract(unsigned extra)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, "contract: t\nversion: 1\ninstruction: x\ntypes:\n  row:\n    fields:\n");
+    for (unsigned k = 0; k < 100; k++)
+        cc_buf_printf(&b, "      c%u: {type: string}\n", k);
+    cc_buf_puts(&b, "fields:\n");
+    for (unsigned k = 0; k < 99; k++)
+        cc_buf_printf(&b, "  r%u: {type: row}\n", k);
+    for (unsigned k = 0; k < extra; k++)
+        cc_buf_printf(&b, "  z%u: {type: string}\n", k);
+    char *s = cc_buf_take(&b, NULL);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+START_TEST(the_expanded_size_limit_counts_fields_rules_and_enum_values)
+{
+    char *yaml = sized_contract(1); /* 99 * 101 + 1 = 10000: the limit itself */
+    cc_contract_t *c = load_ok(yaml);
+    cc_contract_free(c);
+    free(yaml);
+    yaml = sized_contract(2); /* 10001 */
+    char *got = load_errors(yaml, strlen(yaml));
+    ck_assert_str_eq(got,
+                     "t.contract.yaml:208:3: error: the contract expands to 10001 fields, rules "
+                     "and enum values when every use of a named type is written out in full (as "
+                     "the prompt, the schemas and the contract hash write them), over the limit of "
+                     "10000: field 'z1' alone expands to 1; use large named types in fewer "
+                     "places\n");
+    free(got);
+    free(yaml);
+
+    /* an enum's values are written at each use */
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, "contract: t\nversion: 1\ninstruction: x\ntypes:\n  code:\n    values: [");
+    for (unsigned k = 0; k < 4999; k++)
+        cc_buf_printf(&b, "%sv%u", k ? ", " : "", k);
+    cc_buf_puts(&b, "]\nfields:\n  a: {type: code}\n  b: {type: code}\n");
+    c = load_ok(b.data); /* 2 * (1 + 4999) = 10000 */
+    cc_contract_free(c);
+    cc_buf_puts(&b, "  c: {type: array, items: {type: code}}\n");
+    got = load_errors(b.data, b.len);
+    ck_assert_msg(strstr(got, ":10:3: error: the contract expands to 15000 fields, rules and enum "
+                              "values") != NULL, "%s", got);
+    free(got);
+    cc_buf_free(&b);
+
+    /* rules count too */
+    yaml = sized_contract(1);
+    b = (cc_buf_t)CC_BUF_INIT;
+    cc_buf_puts(&b, yaml);
+    cc_buf_puts(&b, "rules:\n  - all_or_none: [z0]\n");
+    got = load_errors(b.data, b.len);
+    ck_assert_msg(strstr(got, "error: the contract expands to 10001 fields") != NULL, "%s", got);
+    free(got);
+    cc_buf_free(&b);
+    free(yaml);
+}
+END_TEST
+
+START_TEST(tables_share_one_descriptor_per_named_type)
+{
+    char *yaml = doubling_contract(10); /* 3071 fields written out, 12 object types */
+    cc_contract_t *c = load_ok(yaml);
+    cc_tables_t *t = cc_tables_build(c, "sha256:test");
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(t->object_count, 12); /* the record and t0..t10, once each */
+    const contractc_object_t *t0 = t->objects[0].fields[0].value.object;
+    ck_assert_ptr_nonnull(t0);
+    ck_assert_ptr_eq(t0->fields[0].value.object, t0->fields[1].value.object);
+
+    cc_artifacts_t a;
+    ck_assert(cc_build_artifacts(c, &a));
+    ck_assert_int_eq(count_of(a.source, "static const contractc_object_t "), 12);
+    ck_assert_int_eq(count_of(a.source, ".object = &t_t1_object\n"), 2); /* t0.a and t0.b */
+    /* the texts write every field out: instruction, blank line, reply line,
+     * 3071 field lines, closing line */
+    ck_assert_int_eq(count_of(a.prompt, "\n"), 4 + 3071);
+    cc_artifacts_free(&a);
+    cc_tables_free(t);
+    cc_contract_free(c);
+    free(yaml);
+}
+END_TEST
+
 Suite *gen_texts_suite(void);
 
 Suite *gen_texts_suite(void)
@@ -390,6 +542,11 @@ Suite *gen_texts_suite(void)
     tcase_add_test(agree, a_check_without_prompt_says_nothing_to_the_model);
     tcase_add_test(agree, the_decimal_phrase_is_one_wording_in_prompt_dialects_and_repair);
     suite_add_tcase(s, agree);
+    TCase *size = tcase_create("size");
+    tcase_add_test(size, named_types_that_double_at_each_level_are_refused_before_expanding);
+    tcase_add_test(size, the_expanded_size_limit_counts_fields_rules_and_enum_values);
+    tcase_add_test(size, tables_share_one_descriptor_per_named_type);
+    suite_add_tcase(s, size);
     return s;
 }
 
