@@ -95,6 +95,7 @@ typedef struct loader {
     size_t nodes;
     bool oom;
     cc_contract_t *c;
+    cc_pattern_budget_t patterns; /* the contract's total pattern work */
 } loader_t;
 
 static cc_mark_t mark_of(yaml_mark_t m)
@@ -1030,11 +1031,15 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                 v->pattern_mark = p->mark;
                 cc_pattern_error_t err;
                 memset(&err, 0, sizeof err);
-                v->dfa = cc_pattern_compile(v->pattern, &err);
-                if (!v->dfa) {
+                /* Once the contract's total is spent the rest are not
+                 * compiled, and only the first says so. */
+                bool spent = L->patterns.spent;
+                v->dfa = spent ? NULL : cc_pattern_compile_budget(v->pattern, &L->patterns, &err);
+                if (!v->dfa && !spent) {
                     err.message[sizeof err.message - 1] = '\0';
-                    cc_error(L->d, L->path, mark_in_scalar(p, err.offset),
-                             "invalid pattern: %s", err.message);
+                    cc_error(L->d, L->path, mark_in_scalar(p, err.offset), "%s%s",
+                             L->patterns.spent ? "pattern not compiled: " : "invalid pattern: ",
+                             err.message);
                 }
             }
         }

@@ -531,6 +531,38 @@ START_TEST(tables_share_one_descriptor_per_named_type)
 }
 END_TEST
 
+/* ---- the contract's patterns share one budget ------------------------------ */
+
+START_TEST(ten_thousand_patterns_stop_at_the_contracts_pattern_budget)
+{
+    /* 9,980 fields (under the expansion limit) in 10 named types, each with
+     * a pattern of 2,049 DFA states, within its own limits */
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, "contract: t\nversion: 1\ninstruction: x\ntypes:\n");
+    for (unsigned t = 0; t < 10; t++) {
+        cc_buf_printf(&b, "  p%u:\n    fields:\n", t);
+        for (unsigned k = 0; k < 998; k++)
+            cc_buf_printf(&b, "      f%u: {type: string, pattern: '(a|b)*a(a|b){10}'}\n", k);
+    }
+    cc_buf_puts(&b, "fields:\n");
+    for (unsigned t = 0; t < 10; t++)
+        cc_buf_printf(&b, "  g%u: {type: p%u}\n", t, t);
+    ck_assert(!b.failed);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char *got = load_errors(b.data, b.len);
+    double took = seconds_since(&t0);
+    /* one error, at the 230th pattern (line 7 + 229): the rest are skipped */
+    ck_assert_str_eq(got,
+                     "t.contract.yaml:236:38: error: pattern not compiled: the contract's "
+                     "patterns together pass the limit for one contract (500000 automaton states "
+                     "built, 200000000 work units); simplify them or use fewer\n");
+    ck_assert_msg(took < 20.0, "refusing took %.2f s", took); /* 0.8 s in a Release build */
+    free(got);
+    cc_buf_free(&b);
+}
+END_TEST
+
 Suite *gen_texts_suite(void);
 
 Suite *gen_texts_suite(void)
@@ -546,6 +578,8 @@ Suite *gen_texts_suite(void)
     tcase_add_test(size, named_types_that_double_at_each_level_are_refused_before_expanding);
     tcase_add_test(size, the_expanded_size_limit_counts_fields_rules_and_enum_values);
     tcase_add_test(size, tables_share_one_descriptor_per_named_type);
+    tcase_add_test(size, ten_thousand_patterns_stop_at_the_contracts_pattern_budget);
+    tcase_set_timeout(size, 60);
     suite_add_tcase(s, size);
     return s;
 }
