@@ -63,6 +63,9 @@ static const lint_case_t cases[] = {
     {"enum_constants_collide_across_enums",
          "enum_constants_collide_across_enums.yaml:6:30: error: the C name 'T_A_B_C' of enum value 'c' of field 'a_b' collides with that of enum value 'b_c' of field 'a'\n"
          "enum_constants_collide_across_enums.yaml:5:28: note: enum value 'b_c' of field 'a' is here\n"},
+    {"enum_functions_collide", /* t_a_from_name: a_from's name function, a's from_name */
+         "enum_functions_collide.yaml:6:3: error: the C name 't_a_from_name' of the name function of field 'a_from' collides with that of the from_name function of field 'a'\n"
+         "enum_functions_collide.yaml:5:3: note: the from_name function of field 'a' is here\n"},
     {"enum_duplicate_value",
          "enum_duplicate_value.yaml:7:20: error: duplicate enum value 'x'\n"
          "enum_duplicate_value.yaml:7:14: note: 'x' first appears here\n"},

@@ -9,6 +9,7 @@
  * compiler (sizeof, offsetof).
  */
 #include <stddef.h>
+#include <string.h> /* memcmp */
 
 #include "refund_request.h"
 
@@ -203,6 +204,56 @@ contractc_status_t refund_request_repair_prompt(const contractc_problems_t *prob
         char **text, size_t *len)
 {
     return contractc_repair_prompt(problems, text, len);
+}
+
+/* ---- enum names (the parser does not use them) --------------------------- */
+
+const char *refund_request_currency_name(refund_request_currency_t value)
+{
+    const int i = (int)value;
+    return i >= 1 && i <= 3 ? refund_request_currency_values[i - 1].text : NULL;
+}
+
+bool refund_request_currency_from_name(const char *text, size_t len,
+        refund_request_currency_t *value)
+{
+    if (value == NULL)
+        return false;
+    *value = REFUND_REQUEST_CURRENCY_NONE;
+    if (text == NULL)
+        return false;
+    for (uint32_t i = 0; i < 3; i++) {
+        if (refund_request_currency_values[i].len == len &&
+            memcmp(refund_request_currency_values[i].text, text, len) == 0) {
+            *value = (refund_request_currency_t)(i + 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *refund_request_reason_name(refund_request_reason_t value)
+{
+    const int i = (int)value;
+    return i >= 1 && i <= 4 ? refund_request_reason_values[i - 1].text : NULL;
+}
+
+bool refund_request_reason_from_name(const char *text, size_t len,
+        refund_request_reason_t *value)
+{
+    if (value == NULL)
+        return false;
+    *value = REFUND_REQUEST_REASON_NONE;
+    if (text == NULL)
+        return false;
+    for (uint32_t i = 0; i < 4; i++) {
+        if (refund_request_reason_values[i].len == len &&
+            memcmp(refund_request_reason_values[i].text, text, len) == 0) {
+            *value = (refund_request_reason_t)(i + 1);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ---- texts --------------------------------------------------------------- */

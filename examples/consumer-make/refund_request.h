@@ -11,6 +11,10 @@
  * zeroed and the problem list says why: pass it to refund_request_repair_prompt()
  * for the repair turn.  A nullable field's has_X is false when the reply
  * said null ("not stated"): there are no defaults.
+ *
+ * Each enum type E_t comes with E_name() (a value's text, as the contract
+ * writes it) and E_from_name() (the value of a text), e.g.
+ * refund_request_currency_name() and refund_request_currency_from_name().
  */
 #ifndef REFUND_REQUEST_H
 #define REFUND_REQUEST_H
@@ -38,6 +42,17 @@ typedef enum refund_request_currency {
     REFUND_REQUEST_CURRENCY_USD  /* "USD" */
 } refund_request_currency_t;
 
+/* A value's text as the contract writes it, static, UTF-8 and
+ * NUL-terminated: "EUR" for REFUND_REQUEST_CURRENCY_EUR;
+ * NULL for REFUND_REQUEST_CURRENCY_NONE and values out of range. */
+const char *refund_request_currency_name(refund_request_currency_t value);
+
+/* The value whose text is text[0..len) exactly (byte for byte, as the
+ * parser matches; text need not be NUL-terminated): true and *value set;
+ * false, with *value = REFUND_REQUEST_CURRENCY_NONE, when no value has that text. */
+bool refund_request_currency_from_name(const char *text, size_t len,
+        refund_request_currency_t *value);
+
 /* enum: "duplicate_charge", "not_received", "damaged" or "other". 0 means none (null). */
 typedef enum refund_request_reason {
     REFUND_REQUEST_REASON_NONE = 0,
@@ -46,6 +61,17 @@ typedef enum refund_request_reason {
     REFUND_REQUEST_REASON_DAMAGED, /* "damaged" */
     REFUND_REQUEST_REASON_OTHER  /* "other" */
 } refund_request_reason_t;
+
+/* A value's text as the contract writes it, static, UTF-8 and
+ * NUL-terminated: "duplicate_charge" for REFUND_REQUEST_REASON_DUPLICATE_CHARGE;
+ * NULL for REFUND_REQUEST_REASON_NONE and values out of range. */
+const char *refund_request_reason_name(refund_request_reason_t value);
+
+/* The value whose text is text[0..len) exactly (byte for byte, as the
+ * parser matches; text need not be NUL-terminated): true and *value set;
+ * false, with *value = REFUND_REQUEST_REASON_NONE, when no value has that text. */
+bool refund_request_reason_from_name(const char *text, size_t len,
+        refund_request_reason_t *value);
 
 /* The record: one accepted reply. */
 typedef struct refund_request {

@@ -9,6 +9,7 @@
  * compiler (sizeof, offsetof).
  */
 #include <stddef.h>
+#include <string.h> /* memcmp */
 
 #include "codemap.h"
 
@@ -287,6 +288,32 @@ contractc_status_t codemap_repair_prompt(const contractc_problems_t *problems,
         char **text, size_t *len)
 {
     return contractc_repair_prompt(problems, text, len);
+}
+
+/* ---- enum names (the parser does not use them) --------------------------- */
+
+const char *codemap_symbol_kind_name(codemap_symbol_kind_t value)
+{
+    const int i = (int)value;
+    return i >= 1 && i <= 5 ? codemap_symbol_kind_values[i - 1].text : NULL;
+}
+
+bool codemap_symbol_kind_from_name(const char *text, size_t len,
+        codemap_symbol_kind_t *value)
+{
+    if (value == NULL)
+        return false;
+    *value = CODEMAP_SYMBOL_KIND_NONE;
+    if (text == NULL)
+        return false;
+    for (uint32_t i = 0; i < 5; i++) {
+        if (codemap_symbol_kind_values[i].len == len &&
+            memcmp(codemap_symbol_kind_values[i].text, text, len) == 0) {
+            *value = (codemap_symbol_kind_t)(i + 1);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ---- texts --------------------------------------------------------------- */

@@ -11,6 +11,10 @@
  * zeroed and the problem list says why: pass it to codemap_repair_prompt()
  * for the repair turn.  A nullable field's has_X is false when the reply
  * said null ("not stated"): there are no defaults.
+ *
+ * Each enum type E_t comes with E_name() (a value's text, as the contract
+ * writes it) and E_from_name() (the value of a text), e.g.
+ * codemap_symbol_kind_name() and codemap_symbol_kind_from_name().
  */
 #ifndef CODEMAP_H
 #define CODEMAP_H
@@ -39,6 +43,17 @@ typedef enum codemap_symbol_kind {
     CODEMAP_SYMBOL_KIND_CONSTANT, /* "constant" */
     CODEMAP_SYMBOL_KIND_ENTRYPOINT  /* "entrypoint" */
 } codemap_symbol_kind_t;
+
+/* A value's text as the contract writes it, static, UTF-8 and
+ * NUL-terminated: "module" for CODEMAP_SYMBOL_KIND_MODULE;
+ * NULL for CODEMAP_SYMBOL_KIND_NONE and values out of range. */
+const char *codemap_symbol_kind_name(codemap_symbol_kind_t value);
+
+/* The value whose text is text[0..len) exactly (byte for byte, as the
+ * parser matches; text need not be NUL-terminated): true and *value set;
+ * false, with *value = CODEMAP_SYMBOL_KIND_NONE, when no value has that text. */
+bool codemap_symbol_kind_from_name(const char *text, size_t len,
+        codemap_symbol_kind_t *value);
 
 /* Named type symbol */
 typedef struct codemap_symbol {
