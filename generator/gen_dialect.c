@@ -1,7 +1,7 @@
 /*
  * gen_dialect.c - NAME.D.schema.json and NAME.D.notes.txt: the portable
  * draft 2020-12 schema rewritten into one provider's subset of JSON Schema
- * (../shared/design/dialects.md, sections 1-6), and the list of contract
+ * (docs/dialects.md, sections 1-6), and the list of contract
  * constraints that subset does not carry.
  *
  * How: the portable schema (cc_emit_schema) is parsed back and walked in
