@@ -14,11 +14,19 @@
  *   - rule paths are resolved into field indexes and their kinds checked
  *     (design page, "Rules" and "Fine print");
  *   - rule ids are unique (they name rules in logs);
- *   - each `example` is a valid value of its own field.
+ *   - each `example` is a valid value of its own field;
+ *   - the expanded size: fields, rules and enum values counted as the prompt,
+ *     the schemas and the canonical model write them (a named type in full
+ *     at every use), at most CC_MAX_EXPANDED.  Counted per named type once
+ *     (memoised) before anything is expanded, so a type that uses the next
+ *     one twice, 30 levels deep, is refused at once instead of taking
+ *     gigabytes.
  *
  * Named types are walked once each, never through references, so a type
  * used by many fields costs once and a cycle cannot loop.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +42,7 @@ typedef struct checker {
     /* per named type: 0 unvisited, 1 on the DFS stack, 2 done */
     unsigned char *state;
     uint32_t *depth;     /* per named object type, once done */
+    uint64_t *expanded;  /* per named object type: its size written out, + 1 */
 } checker_t;
 
 static size_t named_index(const checker_t *K, const cc_object_t *o)
@@ -131,6 +140,72 @@ static void check_depth(checker_t *K)
         cc_error(K->d, K->path, K->c->max_depth_mark,
                  "reply.max_depth %u is below the contract's own depth %u: no valid reply "
                  "would fit", (unsigned)K->c->max_depth, (unsigned)depth);
+}
+
+/* ---- expanded size ------------------------------------------------------ */
+
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+static uint64_t object_units(checker_t *K, const cc_object_t *o);
+
+/* What a value adds once written out: an enum's values, an object's
+ * fields, rules and values (an array's items'). */
+static uint64_t value_units(checker_t *K, const cc_value_t *v)
+{
+    while (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+        v = v->items;
+    if (v->type == CONTRACTC_TYPE_ENUM && v->enumeration)
+        return v->enumeration->count;
+    if (v->type == CONTRACTC_TYPE_OBJECT && v->object)
+        return object_units(K, v->object);
+    return 0;
+}
+
+/* Runs after check_depth found no cycle, so the recursion ends (at most
+ * CC_MAX_DEPTH levels); each named type is counted once. */
+static uint64_t object_units(checker_t *K, const cc_object_t *o)
+{
+    size_t idx = o->named ? named_index(K, o) : K->c->type_count;
+    if (idx < K->c->type_count && K->expanded[idx])
+        return K->expanded[idx] - 1;
+    uint64_t n = o->rule_count;
+    for (size_t i = 0; i < o->field_count; i++)
+        n = add_sat(n, add_sat(1, value_units(K, &o->fields[i].value)));
+    if (idx < K->c->type_count)
+        K->expanded[idx] = n == UINT64_MAX ? UINT64_MAX : n + 1;
+    return n;
+}
+
+static void check_expanded(checker_t *K)
+{
+    uint64_t total = object_units(K, &K->c->root);
+    if (total <= CC_MAX_EXPANDED)
+        return;
+    /* point at the top-level field that takes the total over the limit */
+    const cc_object_t *root = &K->c->root;
+    cc_mark_t at = root->mark;
+    const cc_field_t *blame = NULL;
+    uint64_t sum = root->rule_count, own = 0;
+    for (size_t i = 0; i < root->field_count && !blame; i++) {
+        own = add_sat(1, value_units(K, &root->fields[i].value));
+        sum = add_sat(sum, own);
+        if (sum > CC_MAX_EXPANDED)
+            blame = &root->fields[i];
+    }
+    if (blame)
+        at = blame->mark;
+    bool alone = blame && (own != total || own == UINT64_MAX);
+    char total_text[48], own_text[48];
+    snprintf(total_text, sizeof total_text, "%s%" PRIu64, total == UINT64_MAX ? "more than " : "",
+             total);
+    snprintf(own_text, sizeof own_text, "%s%" PRIu64, own == UINT64_MAX ? "more than " : "", own);
+    cc_error(K->d, K->path, at,
+             "the contract expands to %s fields, rules and enum values when every use of a "
+             "named type is written out in full (as the prompt, the schemas and the contract "
+             "hash write them), over the limit of %u%s%s%s%s; use large named types in fewer "
+             "places",
+             total_text, CC_MAX_EXPANDED, blame ? ": field '" : "", blame ? blame->name : "",
+             alone ? "' alone expands to " : blame ? "' is all of it" : "", alone ? own_text : "");
 }
 
 /* ---- grounding -------------------------------------------------------- */
@@ -619,14 +694,18 @@ void cc_check_contract(cc_contract_t *c, cc_diags_t *diags)
     size_t n = c->type_count ? c->type_count : 1;
     K.state = calloc(n, sizeof *K.state);
     K.depth = calloc(n, sizeof *K.depth);
-    if (!K.state || !K.depth) {
+    K.expanded = calloc(n, sizeof *K.expanded);
+    if (!K.state || !K.depth || !K.expanded) {
         const cc_mark_t whole = {0, 0};
         cc_error(diags, c->path, whole, "out of memory");
     } else {
         check_depth(&K);
+        if (!K.cyclic)
+            check_expanded(&K);
     }
     free(K.state);
     free(K.depth);
+    free(K.expanded);
 
     for (size_t i = 0; i < c->type_count; i++)
         if (c->types[i].object)

@@ -1,11 +1,12 @@
 /*
  * gen_c.c - writes NAME.h and NAME.c.
  *
- * Section order (fixed): banner and version guards (templates), enums,
- * structs (each after the types it contains), then in NAME.c the tables in
- * dependency order: pattern DFAs, enum values, array item values, fields,
- * key lookups and rules of each object, the objects, the contract; the typed
- * entry points (templates); the texts.  Every value comes from tables.c, so
+ * Section order (fixed): banner and version guards (templates), enums
+ * (each with its name functions' declarations), structs (each after the
+ * types it contains), then in NAME.c the tables in dependency order:
+ * pattern DFAs, enum values, array item values, fields, key lookups and
+ * rules of each object, the objects, the contract; the typed entry points
+ * (templates); the enums' name functions; the texts.  Every value comes from tables.c, so
  * NAME.c and `contractc validate` interpret the same tables; sizes and
  * offsets are written as sizeof/offsetof for the compiler to fill in.
  */
@@ -169,6 +170,45 @@ static void emit_enum_type(emit_t *e, const cc_table_enum_t *te)
         cc_buf_puts(b, "\" */\n");
     }
     cc_buf_printf(b, "} %s;\n", em->c_type);
+
+    cc_buf_puts(b, "\n/* A value's text as the contract writes it, static, UTF-8 and\n"
+                   " * NUL-terminated: \"");
+    comment_text(b, em->count ? em->values[0] : "");
+    cc_buf_printf(b, "\" for %s;\n * NULL for %s_NONE and values out of range. */\n",
+                  em->count ? em->c_constants[0] : "?", em->c_prefix);
+    cc_buf_printf(b, "const char *%s(%s value);\n", em->c_name_function, em->c_type);
+    cc_buf_printf(b, "\n/* The value whose text is text[0..len) exactly (byte for byte, as the\n"
+                     " * parser matches; text need not be NUL-terminated): true and *value set;\n"
+                     " * false, with *value = %s_NONE, when no value has that text. */\n",
+                  em->c_prefix);
+    cc_buf_printf(b, "bool %s(const char *text, size_t len,\n        %s *value);\n",
+                  em->c_from_name_function, em->c_type);
+}
+
+/* NAME.c: an enum's name functions, over its table of spellings (outside
+ * the parser: contractc_parse never calls them). */
+static void emit_enum_functions(cc_buf_t *b, const cc_table_enum_t *te)
+{
+    const cc_enum_t *em = te->model;
+    uint32_t count = te->table->count;
+    cc_buf_printf(b, "\nconst char *%s(%s value)\n{\n"
+                     "    const int i = (int)value;\n"
+                     "    return i >= 1 && i <= %" PRIu32 " ? %s_values[i - 1].text : NULL;\n}\n",
+                  em->c_name_function, em->c_type, count, te->ident);
+    cc_buf_printf(b, "\nbool %s(const char *text, size_t len,\n        %s *value)\n{\n"
+                     "    if (value == NULL)\n        return false;\n"
+                     "    *value = %s_NONE;\n"
+                     "    if (text == NULL)\n        return false;\n"
+                     "    for (uint32_t i = 0; i < %" PRIu32 "; i++) {\n"
+                     "        if (%s_values[i].len == len &&\n"
+                     "            memcmp(%s_values[i].text, text, len) == 0) {\n"
+                     "            *value = (%s)(i + 1);\n"
+                     "            return true;\n"
+                     "        }\n"
+                     "    }\n"
+                     "    return false;\n}\n",
+                  em->c_from_name_function, em->c_type, em->c_prefix, count, te->ident, te->ident,
+                  em->c_type);
 }
 
 static void emit_object_type(emit_t *e, size_t index);
@@ -723,6 +763,7 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
     e.items_done = calloc(t->item_count + 1, sizeof(bool));
     e.items_typed = calloc(t->item_count + 1, sizeof(bool));
     cc_buf_t texts = CC_BUF_INIT, decls = CC_BUF_INIT, hb = CC_BUF_INIT, sb = CC_BUF_INIT;
+    cc_buf_t enum_functions = CC_BUF_INIT, enum_doc = CC_BUF_INIT;
     char *guard = NULL, *upname = upper(m->name);
     bool ok = e.object_done && e.object_typed && e.items_done && e.items_typed && upname;
     if (ok) {
@@ -758,6 +799,10 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
                           t->enums[i].ident, t->enums[i].model->c_type);
         }
         emit_object_tables(&e, 0);
+        if (t->enum_count)
+            cc_buf_puts(&enum_functions, "\n/* ---- enum names (the parser does not use them) --------------------------- */\n");
+        for (size_t i = 0; i < t->enum_count; i++)
+            emit_enum_functions(&enum_functions, &t->enums[i]);
 
         cc_buf_t nb = CC_BUF_INIT;
         cc_buf_printf(&nb, "%s_prompt", m->name);
@@ -804,11 +849,17 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
         } else {
             cc_buf_puts(&source_doc, "\n * This contract has no source text: pass NULL, 0.");
         }
+        if (t->enum_count)
+            cc_buf_printf(&enum_doc, "\n *\n * Each enum type E_t comes with E_name() (a value's text, as the contract\n"
+                                     " * writes it) and E_from_name() (the value of a text), e.g.\n"
+                                     " * %s() and %s().",
+                          t->enums[0].model->c_name_function, t->enums[0].model->c_from_name_function);
         const char *keys[] = {"file", "version", "contract_file", "name", "contract_version",
                               "hash", "description", "guard", "abi", "types", "checks",
                               "dialect_decls", "tables", "texts", "max_bytes", "max_depth",
                               "fence_allowed", "needs_source", "source_name", "arena_factor",
-                              "arena_base", "source_doc"};
+                              "arena_base", "source_doc", "enum_functions", "enum_doc",
+                              "includes"};
         const char *values[] = {m->name, CONTRACTC_VERSION, m->file_name, m->name, version,
                                 in->hash, description.data ? description.data : "",
                                 guard ? guard : "", abi,
@@ -818,10 +869,14 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
                                 m->fence == CC_FENCE_ALLOW ? "true" : "false",
                                 m->has_source ? "true" : "false",
                                 source_name.data ? source_name.data : "NULL", factor, base,
-                                source_doc.data ? source_doc.data : ""};
+                                source_doc.data ? source_doc.data : "",
+                                enum_functions.data ? enum_functions.data : "",
+                                enum_doc.data ? enum_doc.data : "",
+                                t->enum_count ? "#include <string.h> /* memcmp */\n" : ""};
         size_t n = sizeof keys / sizeof keys[0];
         ok = guard && !e.types.failed && !e.tables.failed && !texts.failed && !decls.failed &&
              !e.checks.failed && !source_name.failed && !description.failed && !source_doc.failed &&
+             !enum_functions.failed && !enum_doc.failed &&
              cc_render_template("header.h.tmpl", keys, values, n, &hb) &&
              cc_render_template("source.c.tmpl", keys, values, n, &sb);
         cc_buf_free(&source_name);
@@ -842,6 +897,8 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
     cc_buf_free(&sb);
     cc_buf_free(&texts);
     cc_buf_free(&decls);
+    cc_buf_free(&enum_functions);
+    cc_buf_free(&enum_doc);
     cc_buf_free(&e.types);
     cc_buf_free(&e.checks);
     cc_buf_free(&e.tables);

@@ -1,7 +1,7 @@
 /*
  * gen_dialect.c - NAME.D.schema.json and NAME.D.notes.txt: the portable
  * draft 2020-12 schema rewritten into one provider's subset of JSON Schema
- * (../shared/design/dialects.md, sections 1-6), and the list of contract
+ * (docs/dialects.md, sections 1-6), and the list of contract
  * constraints that subset does not carry.
  *
  * How: the portable schema (cc_emit_schema) is parsed back and walked in
@@ -42,7 +42,8 @@
  * phrase (gen_prompt.c: "At most 80 characters.", "A whole number 0 or
  * more."; test_dialects compares them with the prompt line).  A field's
  * format_text replaces the generated phrase there, as it does in the
- * prompt.  Rules add their prompt sentence to the owning object.
+ * prompt.  Rules add their prompt sentence to the owning object (a check
+ * without prompt: adds none: its message is for the repair turn only).
  *
  * Limits (dialects.md): openai-strict 5000 properties, 10 levels of
  * objects and arrays, 120,000 characters of property names and enum
@@ -143,26 +144,6 @@ static size_t code_points(const char *s)
         if (((unsigned char)*s & 0xC0) != 0x80)
             n++;
     return n;
-}
-
-/* Appends text on one line: trimmed, CR/LF/TAB runs as one space (as the
- * prompt writes descriptions and rule prompts). */
-static void put_one_line(cc_buf_t *b, const char *s)
-{
-    size_t start = 0, end = strlen(s);
-    while (start < end && strchr(" \t\r\n", s[start]))
-        start++;
-    while (end > start && strchr(" \t\r\n", s[end - 1]))
-        end--;
-    for (size_t i = start; i < end; i++) {
-        if (s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
-            while (i + 1 < end && strchr("\t\r\n", s[i + 1]))
-                i++;
-            cc_buf_putc(b, ' ');
-        } else {
-            cc_buf_putc(b, s[i]);
-        }
-    }
 }
 
 /* RFC 9535 path segment: ".name" for [A-Za-z_][A-Za-z0-9_]*, else
@@ -489,12 +470,19 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
             free(re);
         }
         if (v->grounded) {
-            const cc_contract_t *k = c->k;
-            add_note(c, path, "grounded (must occur verbatim in the %s) not carried by %s (no form in "
-                     "JSON Schema); %s; the parser enforces it",
-                     k->source_name ? k->source_name : "source text", D,
-                     c->d == D_LLAMA ? "stated in the prompt and the description"
-                                     : "stated in the description and the prompt");
+            /* in the prompt's words (cc_phrase_grounded), which the prompt
+             * line and the schema description of this value carry */
+            cc_buf_t phrase = CC_BUF_INIT;
+            cc_phrase_grounded(&phrase, c->k);
+            if (phrase.failed)
+                c->failed = true;
+            else
+                add_note(c, path, "grounded (%s) not carried by %s (no form in JSON Schema); %s; "
+                         "the parser enforces it",
+                         phrase.data, D,
+                         c->d == D_LLAMA ? "stated in the prompt and the description"
+                                         : "stated in the description and the prompt");
+            cc_buf_free(&phrase);
         }
         break;
     }
@@ -562,23 +550,11 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
             s = words->len;
             if (c->d == D_GEMINI) {
                 /* the prompt's whole decimal phrase */
-                cc_buf_puts(words, "like ");
-                put_example(c, words, v, f);
-                if (v->scale == 0)
-                    cc_buf_puts(words, " (whole number as a string, no separators");
-                else if (v->scale == 1)
-                    cc_buf_puts(words, " (dot decimal, one place, no separators");
-                else if (v->scale == 2)
-                    cc_buf_puts(words, " (dot decimal, two places, no separators");
-                else
-                    cc_buf_printf(words, " (dot decimal, %u places, no separators", (unsigned)v->scale);
-                cc_buf_puts(words, v->is_signed ? ", may start with -)" : ")");
-                if (v->has_minimum || v->has_maximum)
-                    cc_buf_putc(words, ',');
+                cc_phrase_decimal(words, v, f ? f->example : NULL);
             } else {
                 cc_buf_puts(words, "a decimal");
+                cc_phrase_bounds(words, v);
             }
-            cc_phrase_bounds(words, v);
             end_sentence(words, s);
         }
         break;
@@ -736,15 +712,21 @@ static void walk_object(dctx_t *c, cJSON *node, const cc_object_t *obj, const ch
             c->failed = true;
             return;
         }
+        bool prompted = cc_rule_prompted(rule);
         add_note(c, path, "rule %s \"%s\" not carried by %s (no form in JSON Schema); %s; the parser "
                  "enforces it",
                  rule->id ? rule->id : "?", sentence, c->name,
-                 c->d == D_LLAMA ? "stated in the prompt and the description"
-                                 : "stated in the description and the prompt");
+                 !prompted ? "not stated to the model (a check without prompt: is not described)"
+                 : c->d == D_LLAMA ? "stated in the prompt and the description"
+                                   : "stated in the description and the prompt");
+        if (!prompted) {
+            free(sentence);
+            continue;
+        }
         begin_sentence(words);
         size_t s = words->len;
         if (has_text(rule->prompt))
-            put_one_line(words, rule->prompt);
+            cc_phrase_one_line(words, rule->prompt);
         else
             cc_buf_puts(words, sentence);
         end_sentence(words, s);

@@ -32,10 +32,12 @@
  * |          | less", then ", like EX" (only a written example)               |
  * | number   | "a number" + the same bounds (as written), ", like EX"         |
  * | boolean  | "true or false"                                                |
- * | decimal  | like "EX" (dot decimal, two places, no separators): scale 0    |
- * |          | "(whole number as a string, no separators)", scale 1 "one      |
- * |          | place", N "N places"; signed adds ", may start with -" inside  |
- * |          | the parentheses; bounds follow as ", from A to B" etc.         |
+ * | decimal  | like "EX" (dot, two decimals, no separators): the words of   |
+ * |          | cc_decimal_form (runtime/src/convert.c), which the repair      |
+ * |          | message uses too: scale 0 "(whole number, no dot, no           |
+ * |          | separators)", 1 "one decimal", 5 "5 decimals"; signed adds     |
+ * |          | ", may start with -" before ", no separators"; bounds follow   |
+ * |          | as ", from A to B" etc.                                        |
  * | enum     | "EUR", "GBP" or "USD" (JSON-quoted, commas, then "or")         |
  * | date     | like "EX" (YYYY-MM-DD)                                         |
  * | datetime | like "EX" (RFC 3339 with seconds and an offset)                |
@@ -45,13 +47,16 @@
  * |          | "a list of items, each ..."                                    |
  *
  * A bound of 0 on a length or an item count says nothing and is not
- * written.  A grounded field then adds "copied exactly from SOURCE" (SOURCE
- * = `source.description`, else "the " + `source.name`) unless its
- * description or format_text already contains "exactly" or "verbatim"
- * (ASCII, any case): the simple test for "unless its description already
- * says so".  A nullable field ends with ", or null".
+ * written.  A grounded field, and an array field whose (innermost) items
+ * are grounded strings, then adds cc_phrase_grounded's "copied exactly from
+ * SOURCE" (SOURCE = `source.description`, else "the " + `source.name`)
+ * unless its description or format_text already says so: contains
+ * "verbatim", "copied exactly" or "exactly as" (ASCII, any case;
+ * cc_grounding_stated).  The schema's descriptions and the dialect notes
+ * use the same two functions.  A nullable field ends with ", or null".
  *
- * Rule lines: the rule's `prompt:`, else cc_rule_sentence() with a first
+ * Rule lines: a `check` without `prompt:` has none (its `message:` is the
+ * repair text only); otherwise the rule's `prompt:`, else cc_rule_sentence() with a first
  * letter capitalised when the sentence does not begin with a field name
  * (at_most_one, exactly_one, sum), and a final "." when it has no final
  * punctuation.  Rules of nested objects (inline or named) follow the
@@ -83,8 +88,7 @@ static const char k_datetime_example[] = "2024-03-01T14:30:00Z";
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/* Appends text on one line: trimmed, CR/LF/TAB runs as one space. */
-static void put_one_line(cc_buf_t *b, const char *s)
+void cc_phrase_one_line(cc_buf_t *b, const char *s)
 {
     size_t start = 0, end = strlen(s);
     while (start < end && is_space(s[start]))
@@ -101,6 +105,8 @@ static void put_one_line(cc_buf_t *b, const char *s)
         }
     }
 }
+
+static void put_one_line(cc_buf_t *b, const char *s) { cc_phrase_one_line(b, s); }
 
 /* True when `s` holds no non-space character (NULL counts as empty). */
 static bool is_blank(const char *s)
@@ -132,6 +138,35 @@ static bool contains_word(const char *hay, const char *needle)
 }
 
 static void put_json_string(cc_buf_t *b, const char *s) { cc_buf_json_string(b, s, strlen(s)); }
+
+/* ---- grounding ------------------------------------------------------- */
+
+bool cc_grounding_stated(const cc_field_t *f)
+{
+    static const char *const says[] = {"verbatim", "copied exactly", "exactly as"};
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+        if (contains_word(f->description, says[i]) || contains_word(f->format_text, says[i]))
+            return true;
+    return false;
+}
+
+bool cc_value_grounded(const cc_value_t *v)
+{
+    while (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+        v = v->items;
+    return v->type == CONTRACTC_TYPE_STRING && v->grounded;
+}
+
+void cc_phrase_grounded(cc_buf_t *b, const cc_contract_t *k)
+{
+    cc_buf_puts(b, "copied exactly from ");
+    if (!is_blank(k->source_description))
+        put_one_line(b, k->source_description);
+    else if (!is_blank(k->source_name))
+        cc_buf_printf(b, "the %s", k->source_name);
+    else
+        cc_buf_puts(b, "the source text");
+}
 
 /* "a", "a and b", "a, b and c": the design page's list style (no Oxford
  * comma), used for rule operands. */
@@ -397,14 +432,20 @@ void cc_phrase_bounds(cc_buf_t *b, const cc_value_t *v)
     }
 }
 
-static const char *place_words(uint8_t scale, char tmp[24])
+void cc_phrase_decimal(cc_buf_t *b, const cc_value_t *v, const char *written)
 {
-    if (scale == 1)
-        return "one place";
-    if (scale == 2)
-        return "two places";
-    snprintf(tmp, 24, "%u places", (unsigned)scale);
-    return tmp;
+    char *ex = value_example(v, written);
+    if (!ex) {
+        b->failed = true; /* a decimal always has an example */
+        return;
+    }
+    char form[CC_DECIMAL_FORM_MAX];
+    cc_decimal_form(v->scale, v->is_signed, form);
+    cc_buf_printf(b, "like %s (%s)", ex, form);
+    free(ex);
+    if (v->has_minimum || v->has_maximum)
+        cc_buf_putc(b, ',');
+    cc_phrase_bounds(b, v);
 }
 
 /* Appends a separator before a phrase part when the phrase is not empty. */
@@ -421,7 +462,6 @@ static void sep(cc_buf_t *b, size_t start)
 static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bool described)
 {
     size_t start = b->len;
-    char tmp[24];
     char *ex;
 
     switch (v->type) {
@@ -454,23 +494,7 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
         cc_buf_puts(b, "true or false");
         break;
     case CONTRACTC_TYPE_DECIMAL:
-        ex = value_example(v, written);
-        if (!ex) {
-            b->failed = true; /* a decimal always has an example */
-            break;
-        }
-        cc_buf_printf(b, "like %s (", ex);
-        free(ex);
-        if (v->scale == 0)
-            cc_buf_puts(b, "whole number as a string, no separators");
-        else
-            cc_buf_printf(b, "dot decimal, %s, no separators", place_words(v->scale, tmp));
-        if (v->is_signed)
-            cc_buf_puts(b, ", may start with -");
-        cc_buf_putc(b, ')');
-        if (v->has_minimum || v->has_maximum)
-            cc_buf_putc(b, ',');
-        cc_phrase_bounds(b, v);
+        cc_phrase_decimal(b, v, written);
         break;
     case CONTRACTC_TYPE_ENUM:
         if (v->enumeration) {
@@ -556,19 +580,11 @@ static void emit_field_line(prompt_ctx_t *c, const char *prefix, const cc_field_
         put_one_line(&phrase, f->format_text);
     else
         put_phrase(&phrase, v, f->example, described);
-    if (v->type == CONTRACTC_TYPE_STRING && v->grounded &&
-        !contains_word(f->description, "exactly") && !contains_word(f->description, "verbatim") &&
-        !contains_word(f->format_text, "exactly") && !contains_word(f->format_text, "verbatim")) {
-        const cc_contract_t *k = c->contract;
+    if (cc_value_grounded(v) && !cc_grounding_stated(f)) {
+        /* after the phrase, whose last part an array's items phrase is */
         if (phrase.len > 0)
             cc_buf_puts(&phrase, ", ");
-        cc_buf_puts(&phrase, "copied exactly from ");
-        if (!is_blank(k->source_description))
-            put_one_line(&phrase, k->source_description);
-        else if (!is_blank(k->source_name))
-            cc_buf_printf(&phrase, "the %s", k->source_name);
-        else
-            cc_buf_puts(&phrase, "the source text");
+        cc_phrase_grounded(&phrase, c->contract);
     }
     if (phrase.failed)
         b->failed = true;
@@ -600,6 +616,12 @@ static void emit_object_lines(prompt_ctx_t *c, const char *prefix, const cc_obje
         emit_field_line(c, prefix, &obj->fields[i]);
 }
 
+bool cc_rule_prompted(const cc_rule_t *r)
+{
+    return r->kind != CC_RULE_CHECK || !is_blank(r->prompt);
+}
+
+/* One rule's line; the caller skips a rule that is not cc_rule_prompted. */
 static void emit_rule_line(prompt_ctx_t *c, const cc_object_t *owner, const cc_rule_t *r)
 {
     cc_buf_t *b = c->b;
@@ -644,6 +666,8 @@ static void emit_nested_rules(prompt_ctx_t *c, const char *prefix, const cc_obje
         }
         if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !p.failed) {
             for (size_t r = 0; r < v->object->rule_count; r++) {
+                if (!cc_rule_prompted(&v->object->rules[r]))
+                    continue;
                 cc_buf_printf(c->b, in_array ? "For each %s item: " : "For %s: ", p.data);
                 emit_rule_line(c, v->object, &v->object->rules[r]);
             }
@@ -674,7 +698,8 @@ char *cc_emit_prompt(const cc_contract_t *contract, size_t *len)
     cc_buf_puts(&b, k_reply_line);
     emit_object_lines(&c, "", &contract->root);
     for (size_t i = 0; i < contract->root.rule_count; i++)
-        emit_rule_line(&c, &contract->root, &contract->root.rules[i]);
+        if (cc_rule_prompted(&contract->root.rules[i]))
+            emit_rule_line(&c, &contract->root, &contract->root.rules[i]);
     emit_nested_rules(&c, "", &contract->root);
     cc_buf_puts(&b, k_closing_line);
     return cc_buf_take(&b, len);

@@ -17,10 +17,12 @@
  *
  * A property's schema, keys in this order:
  *   "description"  the field's description, then its format_text, then
- *                  for a grounded string "copied exactly from SOURCE" (the
- *                  same test as the prompt: left out when the description
- *                  or format_text already says "exactly" or "verbatim"),
- *                  joined by "; "; absent when all three are.
+ *                  for a grounded string cc_phrase_grounded's "copied
+ *                  exactly from SOURCE" (the prompt's phrase and test: left
+ *                  out when cc_grounding_stated), joined by "; "; absent
+ *                  when all three are.  Grounded string items of an array
+ *                  get the phrase as the items' own "description" (first
+ *                  key), under the same test on the array field.
  *   then the value's keywords (below); a nullable scalar gets
  *   "type": [T, "null"], a nullable enum, object or array gets
  *   "anyOf": [<value>, {"type": "null"}] after its description.
@@ -118,30 +120,6 @@ static void put_type(schema_ctx_t *c, cJSON *obj, const char *type, bool nullabl
     put(c, obj, "type", arr);
 }
 
-static bool says_exactly(const char *s)
-{
-    static const char *const words[] = {"exactly", "verbatim"};
-    if (!s)
-        return false;
-    for (size_t w = 0; w < 2; w++) {
-        size_t n = strlen(words[w]);
-        for (const char *p = s; *p; p++) {
-            size_t i = 0;
-            while (i < n && p[i]) {
-                char ch = p[i];
-                if (ch >= 'A' && ch <= 'Z')
-                    ch = (char)(ch - 'A' + 'a');
-                if (ch != words[w][i])
-                    break;
-                i++;
-            }
-            if (i == n)
-                return true;
-        }
-    }
-    return false;
-}
-
 static bool has_text(const char *s)
 {
     if (!s)
@@ -172,18 +150,10 @@ static void put_description(schema_ctx_t *c, cJSON *obj, const cc_field_t *f)
         join_part(&b, f->description);
     if (has_text(f->format_text))
         join_part(&b, f->format_text);
-    if (f->value.type == CONTRACTC_TYPE_STRING && f->value.grounded &&
-        !says_exactly(f->description) && !says_exactly(f->format_text)) {
-        const cc_contract_t *k = c->contract;
+    if (f->value.type == CONTRACTC_TYPE_STRING && f->value.grounded && !cc_grounding_stated(f)) {
         if (b.len > 0)
             cc_buf_puts(&b, "; ");
-        cc_buf_puts(&b, "copied exactly from ");
-        if (has_text(k->source_description))
-            cc_buf_puts(&b, k->source_description);
-        else if (has_text(k->source_name))
-            cc_buf_printf(&b, "the %s", k->source_name);
-        else
-            cc_buf_puts(&b, "the source text");
+        cc_phrase_grounded(&b, c->contract);
     }
     if (b.failed) {
         c->failed = true;
@@ -211,8 +181,12 @@ static void put_decimal_pattern(schema_ctx_t *c, cJSON *obj, const cc_value_t *v
 }
 
 /* The keywords of a value into `obj`; `nullable` only for scalars (the
- * caller wraps enums, objects and arrays in anyOf). */
-static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, bool nullable)
+ * caller wraps enums, objects and arrays in anyOf).  `f` is the field the
+ * value belongs to (for array items, the array's): a grounded string item
+ * gets cc_phrase_grounded as its own description unless f already says
+ * so. */
+static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, bool nullable,
+                           const cc_field_t *f)
 {
     switch (v->type) {
     case CONTRACTC_TYPE_STRING:
@@ -276,8 +250,18 @@ static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, boo
     case CONTRACTC_TYPE_ARRAY: {
         put_string(c, obj, "type", "array");
         cJSON *items = cJSON_CreateObject();
+        if (items && v->items && v->items->type == CONTRACTC_TYPE_STRING && v->items->grounded &&
+            !cc_grounding_stated(f)) {
+            cc_buf_t d = CC_BUF_INIT;
+            cc_phrase_grounded(&d, c->contract);
+            if (d.failed)
+                c->failed = true;
+            else
+                put_string(c, items, "description", d.data);
+            cc_buf_free(&d);
+        }
         if (items && v->items)
-            value_keywords(c, items, v->items, false);
+            value_keywords(c, items, v->items, false, f);
         put(c, obj, "items", items);
         if (v->has_min_items)
             put_number(c, obj, "minItems", v->min_items);
@@ -307,14 +291,14 @@ static cJSON *field_schema(schema_ctx_t *c, const cc_field_t *f)
         cJSON *any = cJSON_CreateArray();
         cJSON *branch = cJSON_CreateObject();
         if (branch)
-            value_keywords(c, branch, &f->value, false);
+            value_keywords(c, branch, &f->value, false, f);
         append(c, any, branch);
         cJSON *null_branch = cJSON_CreateObject();
         put_string(c, null_branch, "type", "null");
         append(c, any, null_branch);
         put(c, s, "anyOf", any);
     } else {
-        value_keywords(c, s, &f->value, f->nullable);
+        value_keywords(c, s, &f->value, f->nullable, f);
     }
     return s;
 }

@@ -39,7 +39,8 @@ bool cc_value_has_example(const cc_field_t *field);
 
 /* The rule in words, e.g. "amount, currency and amount_text must be all
  * null or all set": the rule problem's message and, when the rule has no
- * `prompt:`, its prompt sentence. */
+ * `prompt:`, its prompt sentence (a `check`'s is its `message:`, used for
+ * the repair turn only: see cc_rule_prompted). */
 char *cc_rule_sentence(const cc_object_t *owner, const cc_rule_t *rule);
 
 /* The prompt's phrases, shared with the dialects' descriptions so both say
@@ -51,6 +52,35 @@ void cc_phrase_count(cc_buf_t *b, bool has_min, uint32_t min, bool has_max, uint
                      const char *one, const char *many);
 void cc_phrase_bound(cc_buf_t *b, const cc_value_t *v, bool low);
 void cc_phrase_bounds(cc_buf_t *b, const cc_value_t *v);
+
+/* A decimal's whole phrase: 'like "1250.00" (dot, two decimals, no
+ * separators)' (the form's words from cc_decimal_form, as the repair
+ * message has them), then ", from A to B" etc.; `written` is the field's
+ * example (NULL: synthesized). */
+void cc_phrase_decimal(cc_buf_t *b, const cc_value_t *v, const char *written);
+
+/* Text on one line: trimmed, every run of CR, LF and TAB as one space (how
+ * descriptions, format texts and rule prompts enter the prompt). */
+void cc_phrase_one_line(cc_buf_t *b, const char *s);
+
+/* Grounding in words, one phrase for the prompt, the schema descriptions and
+ * the dialect notes: "copied exactly from " + `source.description` (one
+ * line), else "the " + `source.name`. */
+void cc_phrase_grounded(cc_buf_t *b, const cc_contract_t *contract);
+
+/* True when the field's value is a grounded string, or an array whose
+ * innermost items are grounded strings. */
+bool cc_value_grounded(const cc_value_t *v);
+
+/* True when the field's description or format_text already says that its
+ * value is copied from the source: it contains "verbatim", "copied exactly"
+ * or "exactly as" (ASCII, any case).  Then cc_phrase_grounded is not
+ * added. */
+bool cc_grounding_stated(const cc_field_t *field);
+
+/* False for a `check` without `prompt:`: it has no prompt line and no
+ * sentence in a schema description (its message is for the repair turn). */
+bool cc_rule_prompted(const cc_rule_t *rule);
 
 /* ---- gen_schema.c ---------------------------------------------------- */
 

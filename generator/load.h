@@ -29,6 +29,10 @@
 #define CC_DEFAULT_REPLY_BYTES ((uint64_t)1 << 20)
 #define CC_DEFAULT_REPLY_DEPTH 64
 #define CC_MAX_REPLY_DEPTH 1024
+/* Fields, rules and enum values once every use of a named type is written
+ * out in full, as the prompt, the schemas and the canonical model write it
+ * (check.c counts them before anything is expanded). */
+#define CC_MAX_EXPANDED 10000u
 
 /*
  * Parses `text` (len bytes, need not be NUL-terminated) as a contract and

@@ -95,6 +95,7 @@ typedef struct loader {
     size_t nodes;
     bool oom;
     cc_contract_t *c;
+    cc_pattern_budget_t patterns; /* the contract's total pattern work */
 } loader_t;
 
 static cc_mark_t mark_of(yaml_mark_t m)
@@ -962,7 +963,14 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             continue;
         bool bad = false;
         if (field_key_types[k] == 0) {
-            if (!f && (k == FK_DESCRIPTION || k == FK_FORMAT_TEXT || k == FK_EXAMPLE)) {
+            if (!f && k == FK_EXAMPLE) {
+                /* The same advice as for `example` on the array field. */
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key 'example' is not valid %s: an example is for scalar fields, not "
+                         "array items; to show the model a list, write it in the array field's "
+                         "'format_text'", in_what);
+                bad = true;
+            } else if (!f && (k == FK_DESCRIPTION || k == FK_FORMAT_TEXT)) {
                 cc_error(L->d, L->path, key[k]->mark,
                          "key '%s' is not valid %s; put it on the array field", field_keys[k],
                          in_what);
@@ -1023,11 +1031,15 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                 v->pattern_mark = p->mark;
                 cc_pattern_error_t err;
                 memset(&err, 0, sizeof err);
-                v->dfa = cc_pattern_compile(v->pattern, &err);
-                if (!v->dfa) {
+                /* Once the contract's total is spent the rest are not
+                 * compiled, and only the first says so. */
+                bool spent = L->patterns.spent;
+                v->dfa = spent ? NULL : cc_pattern_compile_budget(v->pattern, &L->patterns, &err);
+                if (!v->dfa && !spent) {
                     err.message[sizeof err.message - 1] = '\0';
-                    cc_error(L->d, L->path, mark_in_scalar(p, err.offset),
-                             "invalid pattern: %s", err.message);
+                    cc_error(L->d, L->path, mark_in_scalar(p, err.offset), "%s%s",
+                             L->patterns.spent ? "pattern not compiled: " : "invalid pattern: ",
+                             err.message);
                 }
             }
         }
@@ -1164,8 +1176,9 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             /* reported */
         } else if (v->type == CONTRACTC_TYPE_OBJECT || v->type == CONTRACTC_TYPE_ARRAY) {
             cc_error(L->d, L->path, key[FK_EXAMPLE]->mark,
-                     "'example' is for scalar fields; this is a field of type %s",
-                     cc_type_name(v->type));
+                     "'example' is for scalar fields; this is a field of type %s (to show the "
+                     "model %s, write it in 'format_text')",
+                     cc_type_name(v->type), v->type == CONTRACTC_TYPE_ARRAY ? "a list" : "an object");
         } else if (e->kind != Y_SCALAR) {
             cc_error(L->d, L->path, e->mark, "'example' expects a scalar, found %s",
                      kind_phrase(e));

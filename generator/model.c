@@ -59,6 +59,8 @@ void cc_enum_free(cc_enum_t *e)
     free(e->type_name);
     free(e->c_type);
     free(e->c_prefix);
+    free(e->c_name_function);
+    free(e->c_from_name_function);
     free(e);
 }
 

@@ -96,6 +96,8 @@ struct cc_enum {
     char *c_type;              /* "refund_request_currency_t" */
     char *c_prefix;            /* "REFUND_REQUEST_CURRENCY" */
     char **c_constants;        /* [count]: "REFUND_REQUEST_CURRENCY_EUR" */
+    char *c_name_function;     /* "refund_request_currency_name" */
+    char *c_from_name_function; /* "refund_request_currency_from_name" */
 };
 
 typedef enum cc_rule_kind {

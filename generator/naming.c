@@ -12,6 +12,9 @@
  *                       value with every character outside [A-Za-z0-9]
  *                       mapped to '_' (one per code point), in capitals;
  *                       PREFIX_NONE = 0 is reserved for null
+ *   enum functions      the type name without _t + "_name" and +
+ *                       "_from_name" (checked with the type names: C
+ *                       puts functions and typedef names in one namespace)
  *   C members           the field name, or name_ for a C/C++ keyword (a
  *                       note); a nullable field adds has_X, a string X_len,
  *                       an array X_count; the record adds arena_
@@ -250,11 +253,18 @@ static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *wh
 {
     e->c_type = fmt("%s_t", base);
     e->c_prefix = upper(base);
-    if (!e->c_type || !e->c_prefix) {
+    e->c_name_function = fmt("%s_name", base);
+    e->c_from_name_function = fmt("%s_from_name", base);
+    if (!e->c_type || !e->c_prefix || !e->c_name_function || !e->c_from_name_function) {
         N->oom = true;
         return;
     }
     list_add(&N->types, cc_strdup(e->c_type), cc_strdup(what), NULL, at, false);
+    /* Functions share the ordinary identifiers with the typedef names. */
+    list_add(&N->types, cc_strdup(e->c_name_function), fmt("the name function of %s", what),
+             NULL, at, false);
+    list_add(&N->types, cc_strdup(e->c_from_name_function),
+             fmt("the from_name function of %s", what), NULL, at, false);
     list_add(&N->constants, fmt("%s_NONE", e->c_prefix),
              fmt("the null constant of %s", what), NULL, at, true);
     if (e->count == 0)

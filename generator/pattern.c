@@ -52,7 +52,11 @@
  * at most 64 deep; repetition counts are at most 1000; the NFA has at most
  * 200,000 states; subset construction stops once it passes
  * 2 * CC_DFA_MAX_STATES states or a fixed work budget; the minimal DFA has at
- * most CC_DFA_MAX_STATES states.
+ * most CC_DFA_MAX_STATES states.  A contract's patterns together build at
+ * most CC_PATTERN_TOTAL_STATES states and spend CC_PATTERN_TOTAL_WORK work
+ * units (cc_pattern_compile_budget): each pattern's own limits are capped by
+ * what is left, so ten thousand patterns each under its own limits still
+ * stop within the contract's.
  */
 #include "pattern.h"
 
@@ -873,6 +877,7 @@ typedef struct nfa {
     nstate_t *s;
     uint32_t n, cap;
     bool too_big, oom;
+    uint32_t max_states;    /* MAX_NFA_STATES, or less when the budget has less */
     int rep_depth;          /* repetitions being expanded */
     size_t rep_offset;      /* the outermost one's offset */
     size_t blame;           /* rep_offset when the size limit was hit */
@@ -886,7 +891,7 @@ static uint32_t nfa_new(nfa_t *a, uint8_t kind)
 {
     if (a->too_big || a->oom)
         return 0;
-    if (a->n >= MAX_NFA_STATES) {
+    if (a->n >= a->max_states) {
         a->too_big = true;
         a->blame = a->rep_offset;
         return 0;
@@ -1228,7 +1233,10 @@ typedef struct subset {
     uint32_t *bucket_n, *bucket_off, *targets;
     size_t targets_cap;
     unsigned long work;
-    int status;             /* 0 ok, 1 too many states, 2 work budget, 3 oom */
+    uint32_t max_states;    /* MAX_SUBSET_STATES, or less when the budget has less */
+    unsigned long max_work; /* WORK_BUDGET, or less when the budget has less */
+    int status;             /* 0 ok, 1 too many states, 2 work budget, 3 oom,
+                             * 4 the contract's totals */
 } subset_t;
 
 static int cmp_u32(const void *a, const void *b)
@@ -1318,8 +1326,8 @@ static uint32_t intern(subset_t *s, uint32_t n)
             return d;
         h = (h + 1) & (s->ht_cap - 1);
     }
-    if (s->n >= MAX_SUBSET_STATES) {
-        s->status = 1;
+    if (s->n >= s->max_states) {
+        s->status = s->max_states < MAX_SUBSET_STATES ? 4 : 1;
         return 0;
     }
     if (s->n == s->cap) {
@@ -1452,8 +1460,8 @@ static void subset_build(subset_t *s, uint32_t start, uint32_t *dfa_start)
             if (s->status == 0)
                 s->trans[(size_t)d * s->k + c] = next;
         }
-        if (s->work > WORK_BUDGET && s->status == 0)
-            s->status = 2;
+        if (s->work > s->max_work && s->status == 0)
+            s->status = s->max_work < WORK_BUDGET ? 4 : 2;
     }
 }
 
@@ -1816,7 +1824,20 @@ fail:
 
 /* ------------------------------------------------------------------------ */
 
+static void budget_error(cc_pattern_error_t *err)
+{
+    set_error(err, 0, "the contract's patterns together pass the limit for one contract (%u "
+              "automaton states built, %u work units); simplify them or use fewer",
+              CC_PATTERN_TOTAL_STATES, CC_PATTERN_TOTAL_WORK);
+}
+
 cc_dfa_t *cc_pattern_compile(const char *pattern, cc_pattern_error_t *err)
+{
+    return cc_pattern_compile_budget(pattern, NULL, err);
+}
+
+cc_dfa_t *cc_pattern_compile_budget(const char *pattern, cc_pattern_budget_t *budget,
+                                    cc_pattern_error_t *err)
 {
     parser_t p;
     nfa_t a;
@@ -1858,12 +1879,33 @@ cc_dfa_t *cc_pattern_compile(const char *pattern, cc_pattern_error_t *err)
         return NULL;
     }
 
+    /* What is left of the contract's totals caps this pattern's own. */
+    uint64_t states_left = CC_PATTERN_TOTAL_STATES, work_left = CC_PATTERN_TOTAL_WORK;
+    if (budget != NULL) {
+        if (budget->spent || budget->states >= states_left || budget->work >= work_left) {
+            budget->spent = true;
+            budget_error(err);
+            free_nodes(p.all);
+            return NULL;
+        }
+        states_left -= budget->states;
+        work_left -= budget->work;
+    }
     memset(&a, 0, sizeof a);
+    a.max_states = states_left < MAX_NFA_STATES ? (uint32_t)states_left : MAX_NFA_STATES;
     (void)nfa_new(&a, S_EPS);       /* state 0: "no state" */
     f = compile_node(&a, root);
     match = nfa_new(&a, S_MATCH);
     link_to(&a, f.end, match);
     free_nodes(p.all);
+    if (budget != NULL)
+        budget->states += a.n;
+    if (a.too_big && a.max_states < MAX_NFA_STATES) {
+        budget->spent = true;
+        budget_error(err);
+        free(a.s);
+        return NULL;
+    }
     if (a.too_big) {
         set_error(err, a.blame, "the pattern is too large: this repetition expands it past %u"
                   " automaton states", MAX_NFA_STATES);
@@ -1878,7 +1920,16 @@ cc_dfa_t *cc_pattern_compile(const char *pattern, cc_pattern_error_t *err)
 
     memset(&s, 0, sizeof s);
     s.nfa = &a;
+    states_left = states_left > a.n ? states_left - a.n : 0;
+    s.max_states = states_left < MAX_SUBSET_STATES ? (uint32_t)states_left : MAX_SUBSET_STATES;
+    s.max_work = work_left < WORK_BUDGET ? (unsigned long)work_left : WORK_BUDGET;
     subset_build(&s, f.start, &dstart);
+    if (budget != NULL) {
+        budget->states += s.n;
+        budget->work += s.work;
+        if (s.status == 4)
+            budget->spent = true;
+    }
     status = s.status;
     if (status == 0)
         status = minimise(s.trans, s.acc, s.n, s.k, dstart, &mtrans, &macc, &mn, &mstart);
@@ -1902,6 +1953,9 @@ cc_dfa_t *cc_pattern_compile(const char *pattern, cc_pattern_error_t *err)
     case 2:
         set_error(err, 0, "the pattern is too complex to compile within the work limit;"
                   " simplify its repetitions");
+        break;
+    case 4:
+        budget_error(err);
         break;
     default:
         set_error(err, 0, "out of memory");

@@ -41,6 +41,31 @@ typedef struct cc_pattern_error {
  * out of memory (err->message says so).  Free with cc_dfa_free. */
 cc_dfa_t *cc_pattern_compile(const char *pattern, cc_pattern_error_t *err);
 
+/*
+ * What compiling a contract's patterns may cost in total, summed over every
+ * pattern (each one also stays within its own limits): automaton states
+ * built (NFA states plus DFA states before minimisation) and work units
+ * (NFA states visited by closures plus edges followed).  About two seconds
+ * of CPU at most, far above any sensible contract: a contract of a
+ * thousand patterns of a hundred states each uses a fifth of it.
+ */
+#define CC_PATTERN_TOTAL_STATES 500000u
+#define CC_PATTERN_TOTAL_WORK 200000000u
+
+/* A contract's running total (zero it before the first pattern). */
+typedef struct cc_pattern_budget {
+    uint64_t states;        /* states built so far */
+    uint64_t work;          /* work units so far */
+    bool spent;             /* a pattern passed a total: the rest are not compiled */
+} cc_pattern_budget_t;
+
+/* cc_pattern_compile, counted against `budget`: what the pattern used is
+ * added whether it compiles or not.  When it passes a total, NULL with an
+ * error naming the limit, and budget->spent is set; once spent, every call
+ * returns NULL with that error at once. */
+cc_dfa_t *cc_pattern_compile_budget(const char *pattern, cc_pattern_budget_t *budget,
+                                    cc_pattern_error_t *err);
+
 void cc_dfa_free(cc_dfa_t *dfa);
 
 /* The class count of the runtime's table for `dfa`: the next power of two

@@ -5,3 +5,9 @@ add_test(NAME compile_nonascii_texts_with_gcc_and_clang
 set_tests_properties(compile_nonascii_texts_with_gcc_and_clang PROPERTIES
   ENVIRONMENT "CONTRACTC=$<TARGET_FILE:contractc>;INCLUDE=${PROJECT_SOURCE_DIR}/runtime/include;RUNTIME_SRC=${PROJECT_SOURCE_DIR}/runtime/src;WORK=${CMAKE_CURRENT_BINARY_DIR}/compile_nonascii"
   TIMEOUT 120)
+
+add_test(NAME compile_enum_name_functions_with_gcc_and_clang
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compile/enum_names.sh)
+set_tests_properties(compile_enum_name_functions_with_gcc_and_clang PROPERTIES
+  ENVIRONMENT "CONTRACTC=$<TARGET_FILE:contractc>;INCLUDE=${PROJECT_SOURCE_DIR}/runtime/include;RUNTIME_SRC=${PROJECT_SOURCE_DIR}/runtime/src;WORK=${CMAKE_CURRENT_BINARY_DIR}/compile_enum_names"
+  TIMEOUT 120)

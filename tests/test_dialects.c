@@ -510,7 +510,7 @@ static void walk_value(walk_t *w, const cc_value_t *v, const contractc_value_t *
         ck_assert_uint_eq(tv->scale, v->scale);
         ck_assert(tv->is_signed == v->is_signed);
         expect(w, path, line_path, f, portable, nodes, props, "pattern", NAN, "decimal form",
-               v->scale ? "dot decimal" : "whole number as a string", false);
+               v->scale ? "(dot, " : "(whole number, no dot", false);
         if (v->has_minimum) {
             ck_assert(tv->minimum == v->minimum);
             expect(w, path, line_path, f, portable, nodes, props, "minimum", NAN, "decimal minimum",

@@ -66,6 +66,9 @@ static const lint_case_t cases[] = {
     {"enum_constants_collide_across_enums",
          "enum_constants_collide_across_enums.yaml:6:30: error: the C name 'T_A_B_C' of enum value 'c' of field 'a_b' collides with that of enum value 'b_c' of field 'a'\n"
          "enum_constants_collide_across_enums.yaml:5:28: note: enum value 'b_c' of field 'a' is here\n"},
+    {"enum_functions_collide", /* t_a_from_name: a_from's name function, a's from_name */
+         "enum_functions_collide.yaml:6:3: error: the C name 't_a_from_name' of the name function of field 'a_from' collides with that of the from_name function of field 'a'\n"
+         "enum_functions_collide.yaml:5:3: note: the from_name function of field 'a' is here\n"},
     {"enum_duplicate_value",
          "enum_duplicate_value.yaml:7:20: error: duplicate enum value 'x'\n"
          "enum_duplicate_value.yaml:7:14: note: 'x' first appears here\n"},
@@ -82,8 +85,11 @@ static const lint_case_t cases[] = {
     {"enum_without_values",
          "enum_without_values.yaml:7:13: error: empty enum in field 'a': 'values' needs at least one value\n"
          "enum_without_values.yaml:9:5: error: missing key 'values' in field 'b'\n"},
+    {"example_on_array_items", /* one advice, on the array field and on its items */
+         "example_on_array_items.yaml:7:5: error: 'example' is for scalar fields; this is a field of type array (to show the model a list, write it in 'format_text')\n"
+         "example_on_array_items.yaml:10:7: error: key 'example' is not valid in the items of field 'tags': an example is for scalar fields, not array items; to show the model a list, write it in the array field's 'format_text'\n"},
     {"example_on_object",
-         "example_on_object.yaml:8:5: error: 'example' is for scalar fields; this is a field of type object\n"},
+         "example_on_object.yaml:8:5: error: 'example' is for scalar fields; this is a field of type object (to show the model an object, write it in 'format_text')\n"},
     {"example_violates_constraints",
          "example_violates_constraints.yaml:5:55: error: example '10' of field 'n' is not a valid value: above maximum 9\n"
          "example_violates_constraints.yaml:6:43: error: example 'USD' of field 'c' is not a valid value: not one of the enum's values\n"

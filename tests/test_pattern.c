@@ -766,6 +766,67 @@ START_TEST(the_cap_applies_to_the_minimal_dfa)
 }
 END_TEST
 
+/* A contract's patterns share one budget: each pattern within its own caps
+ * still stops once the contract's total is spent. */
+START_TEST(a_contracts_patterns_share_one_budget)
+{
+    cc_pattern_error_t err;
+    cc_pattern_budget_t budget;
+    memset(&budget, 0, sizeof budget);
+    /* 2049 DFA states and 131 NFA states each: 2180 states built */
+    unsigned compiled = 0;
+    clock_t t0 = clock();
+    for (unsigned i = 0; i < 10000; i++) {
+        cc_dfa_t *d = cc_pattern_compile_budget("(a|b)*a(a|b){10}", &budget, &err);
+        if (!d)
+            break;
+        ck_assert_uint_eq(d->state_count, 2049);
+        cc_dfa_free(d);
+        compiled++;
+    }
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    ck_assert_uint_eq(compiled, CC_PATTERN_TOTAL_STATES / 2180); /* 229 */
+    ck_assert(budget.spent);
+    ck_assert_uint_le(budget.states, CC_PATTERN_TOTAL_STATES);
+    ck_assert_str_eq(err.message,
+                     "the contract's patterns together pass the limit for one contract (500000 "
+                     "automaton states built, 200000000 work units); simplify them or use fewer");
+    ck_assert_msg(secs < 10.0, "took %.2f s", secs);
+
+    /* once spent, even the smallest pattern is refused at once */
+    memset(&err, 0, sizeof err);
+    ck_assert_ptr_null(cc_pattern_compile_budget("a", &budget, &err));
+    ck_assert_ptr_nonnull(strstr(err.message, "pass the limit for one contract"));
+
+    /* the work total counts too: closures of (a?){1000} cost about 1.5
+     * million units per pattern and few states */
+    memset(&budget, 0, sizeof budget);
+    compiled = 0;
+    while (compiled < 10000) {
+        cc_dfa_t *d = cc_pattern_compile_budget("(a?){1000}", &budget, &err);
+        if (!d)
+            break;
+        cc_dfa_free(d);
+        compiled++;
+    }
+    ck_assert(budget.spent);
+    ck_assert_uint_gt(compiled, 0);
+    ck_assert_uint_lt(compiled, 10000);
+    /* checked after each DFA state: it stops within one state's work */
+    ck_assert_uint_gt(budget.work, CC_PATTERN_TOTAL_WORK);
+    ck_assert_uint_lt(budget.work, CC_PATTERN_TOTAL_WORK + CC_PATTERN_TOTAL_WORK / 100);
+    ck_assert_uint_lt(budget.states, CC_PATTERN_TOTAL_STATES);
+
+    /* a pattern's own error is its own, and is counted as well */
+    memset(&budget, 0, sizeof budget);
+    ck_assert_ptr_null(cc_pattern_compile_budget("(a|b)*a(a|b){11}", &budget, &err));
+    ck_assert_str_eq(err.message,
+                     "the pattern needs more than 4096 DFA states; simplify its repetitions");
+    ck_assert(!budget.spent);
+    ck_assert_uint_gt(budget.states, 4096);
+}
+END_TEST
+
 START_TEST(large_counted_non_ascii_classes_compile)
 {
     cc_dfa_t *d = compile_ok("[^a]{0,500}");
@@ -964,6 +1025,7 @@ static Suite *pattern_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, an_exploding_pattern_fails_fast_at_the_state_cap);
     tcase_add_test(tc, the_cap_applies_to_the_minimal_dfa);
+    tcase_add_test(tc, a_contracts_patterns_share_one_budget);
     tcase_add_test(tc, large_counted_non_ascii_classes_compile);
     suite_add_tcase(s, tc);
 

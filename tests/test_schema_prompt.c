@@ -264,7 +264,7 @@ static const char k_refund_prompt[] =
     "\n"
     "Reply with one JSON object and nothing else. Exactly these keys:\n"
     "order_id: \"A-\" followed by digits, as written in the email\n"
-    "amount: like \"1250.00\" (dot decimal, two places, no separators), or null\n"
+    "amount: like \"1250.00\" (dot, two decimals, no separators), or null\n"
     "currency: \"EUR\", \"GBP\" or \"USD\", or null\n"
     "amount_text: the amount exactly as written in the email, or null\n"
     "reason: \"duplicate_charge\", \"not_received\", \"damaged\" or \"other\"\n"
@@ -620,18 +620,18 @@ static const struct phrase_case {
     {"number min", s_number_min, "x: a number 0.5 or more\n"},
     {"number bounds", s_number_bounds_unwritten, "x: a number from -1.5 to 1000\n"},
     {"boolean", s_bool, "x: whether it shipped; true or false\n"},
-    {"decimal scale 0", s_dec0, "x: like \"1250\" (whole number as a string, no separators)\n"},
-    {"decimal scale 1", s_dec1, "x: like \"1250.0\" (dot decimal, one place, no separators)\n"},
+    {"decimal scale 0", s_dec0, "x: like \"1250\" (whole number, no dot, no separators)\n"},
+    {"decimal scale 1", s_dec1, "x: like \"1250.0\" (dot, one decimal, no separators)\n"},
     {"decimal signed", s_dec3_signed,
-     "x: like \"1250.000\" (dot decimal, 3 places, no separators, may start with -)\n"},
+     "x: like \"1250.000\" (dot, three decimals, may start with -, no separators)\n"},
     {"decimal scale 18", s_dec18,
-     "x: like \"1.000000000000000000\" (dot decimal, 18 places, no separators)\n"},
+     "x: like \"1.000000000000000000\" (dot, 18 decimals, no separators)\n"},
     {"decimal bounds", s_dec_bounds,
-     "x: like \"100.00\" (dot decimal, two places, no separators), from 0.01 to 100.00\n"},
+     "x: like \"100.00\" (dot, two decimals, no separators), from 0.01 to 100.00\n"},
     {"decimal minimum", s_dec_min_unwritten,
-     "x: like \"2000.00\" (dot decimal, two places, no separators), 2000.00 or more\n"},
+     "x: like \"2000.00\" (dot, two decimals, no separators), 2000.00 or more\n"},
     {"decimal example", s_dec_example,
-     "x: the price; like \"19.99\" (dot decimal, two places, no separators)\n"},
+     "x: the price; like \"19.99\" (dot, two decimals, no separators)\n"},
     {"enum of one", s_enum1, "x: \"only\"\n"},
     {"enum of two", s_enum2, "x: \"yes\" or \"no\", or null\n"},
     {"date", s_date, "x: like \"2024-03-01\" (YYYY-MM-DD)\n"},
@@ -657,8 +657,7 @@ static const struct phrase_case {
     {"generated rule lines", s_rules,
      "x: text, or null\n"
      "At most one of x, b and c may be set.\n"
-     "x and b must be all null or all set.\n"
-     "Must be fine!\n"},
+     "x and b must be all null or all set.\n"}, /* the check has no prompt: no line */
 };
 
 START_TEST(field_lines_follow_the_format_phrase_table)

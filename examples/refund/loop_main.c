@@ -169,15 +169,8 @@ static void print_message(long index, const contractc_message_t *m, bool first)
     }
 }
 
-static const char *currency_name(refund_request_currency_t c)
-{
-    switch (c) {
-    case REFUND_REQUEST_CURRENCY_EUR: return "EUR";
-    case REFUND_REQUEST_CURRENCY_GBP: return "GBP";
-    case REFUND_REQUEST_CURRENCY_USD: return "USD";
-    default: return "?";
-    }
-}
+/* The generated NAME_F_name() gives a value's text (NULL for none). */
+static const char *or_unknown(const char *name) { return name ? name : "?"; }
 
 int main(int argc, char **argv)
 {
@@ -275,8 +268,8 @@ int main(int argc, char **argv)
             accepted++;
             if (rec.has_amount) {
                 printf("  refund %" PRId64 ".%02" PRId64 " %s (the email says \"%s\")\n",
-                       rec.amount / 100, rec.amount % 100, currency_name(rec.currency),
-                       rec.amount_text);
+                       rec.amount / 100, rec.amount % 100,
+                       or_unknown(refund_request_currency_name(rec.currency)), rec.amount_text);
             } else {
                 /* Accepted, but the email states no amount: never refund a
                  * guessed one; a person decides, and the log says so. */

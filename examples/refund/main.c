@@ -21,35 +21,19 @@
 #define REFUND_DATA_DIR "data"
 #endif
 
-static const char *reason_name(refund_request_reason_t r)
-{
-    switch (r) {
-    case REFUND_REQUEST_REASON_DUPLICATE_CHARGE: return "duplicate_charge";
-    case REFUND_REQUEST_REASON_NOT_RECEIVED: return "not_received";
-    case REFUND_REQUEST_REASON_DAMAGED: return "damaged";
-    case REFUND_REQUEST_REASON_OTHER: return "other";
-    default: return "?";
-    }
-}
-
-static const char *currency_name(refund_request_currency_t c)
-{
-    switch (c) {
-    case REFUND_REQUEST_CURRENCY_EUR: return "EUR";
-    case REFUND_REQUEST_CURRENCY_GBP: return "GBP";
-    case REFUND_REQUEST_CURRENCY_USD: return "USD";
-    default: return "?";
-    }
-}
+/* The generated NAME_F_name() gives a value's text (NULL for none). */
+static const char *or_unknown(const char *name) { return name ? name : "?"; }
 
 /* Prints the typed record: what an application would act on. */
 static void print_record(const void *record)
 {
     const refund_request_t *r = record;
-    printf("  accepted: order %s, reason %s\n", r->order_id, reason_name(r->reason));
+    printf("  accepted: order %s, reason %s\n", r->order_id,
+           or_unknown(refund_request_reason_name(r->reason)));
     if (r->has_amount)
         printf("  refund %" PRId64 ".%02" PRId64 " %s (the email says \"%s\")\n", r->amount / 100,
-               r->amount % 100, currency_name(r->currency), r->amount_text);
+               r->amount % 100, or_unknown(refund_request_currency_name(r->currency)),
+               r->amount_text);
     else
         printf("  no amount stated: route to a person, never refund a guessed amount\n");
     char *json = refund_request_to_json(r, NULL);

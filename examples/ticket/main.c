@@ -26,22 +26,15 @@
 #define TICKET_DATA_DIR "data"
 #endif
 
-static const char *urgency_name(ticket_urgency_t u)
-{
-    switch (u) {
-    case TICKET_URGENCY_LOW: return "low";
-    case TICKET_URGENCY_MEDIUM: return "medium";
-    case TICKET_URGENCY_HIGH: return "high";
-    default: return "?";
-    }
-}
+/* The generated NAME_F_name() gives a value's text (NULL for none). */
+static const char *or_unknown(const char *name) { return name ? name : "?"; }
 
 /* What an application would act on: the typed record. */
 static void print_record(const void *record)
 {
     const ticket_t *r = record;
-    printf("  accepted: urgency %s, score %" PRId64 "/5: %s\n", urgency_name(r->urgency), r->score,
-           r->summary);
+    printf("  accepted: urgency %s, score %" PRId64 "/5: %s\n",
+           or_unknown(ticket_urgency_name(r->urgency)), r->score, r->summary);
     printf("    tags:");
     for (size_t i = 0; i < r->tags_count; i++)
         printf(" %s", r->tags[i].data);

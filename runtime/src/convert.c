@@ -733,6 +733,40 @@ size_t contractc_decimal_format(int64_t minor_units, unsigned scale, char *buf, 
     return len;
 }
 
+static size_t put_words(char *buf, size_t at, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(buf + at, s, n);
+    return at + n;
+}
+
+size_t cc_decimal_form(uint8_t scale, bool is_signed, char buf[CC_DECIMAL_FORM_MAX])
+{
+    static const char *const words[] = {"", "one decimal", "two decimals", "three decimals",
+                                        "four decimals"};
+    size_t n = 0;
+    if (scale == 0) {
+        n = put_words(buf, n, "whole number, no dot");
+    } else {
+        n = put_words(buf, n, "dot, ");
+        if (scale < 5) {
+            n = put_words(buf, n, words[scale]);
+        } else {
+            if (scale >= 100)
+                buf[n++] = (char)('0' + scale / 100);
+            if (scale >= 10)
+                buf[n++] = (char)('0' + scale / 10 % 10);
+            buf[n++] = (char)('0' + scale % 10);
+            n = put_words(buf, n, " decimals");
+        }
+    }
+    if (is_signed)
+        n = put_words(buf, n, ", may start with -");
+    n = put_words(buf, n, ", no separators");
+    buf[n] = '\0';
+    return n;
+}
+
 /* ------------------------------------------------------------------------
  * Dates and date-times (RFC 3339 section 5.6, contractc's profile)
  *

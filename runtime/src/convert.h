@@ -51,6 +51,18 @@ cc_convert_t cc_convert_decimal(const char *text, size_t len, uint8_t scale,
  * buf holds at least 42 bytes; returns the length. */
 size_t cc_format_decimal(int64_t minor, uint8_t scale, char buf[42]);
 
+/*
+ * The words of a decimal's form, the one wording of the prompt, the dialect
+ * descriptions and the repair message (docs/contract-language.md, "The
+ * prompt"): "dot, two decimals, no separators"; scale 1 "one decimal",
+ * 3 and 4 in words, others "N decimals"; scale 0 "whole number, no dot, no
+ * separators"; a signed decimal adds ", may start with -" before ", no
+ * separators".  Writes at most CC_DECIMAL_FORM_MAX bytes including the NUL;
+ * returns the length.
+ */
+#define CC_DECIMAL_FORM_MAX 64
+size_t cc_decimal_form(uint8_t scale, bool is_signed, char buf[CC_DECIMAL_FORM_MAX]);
+
 /* YYYY-MM-DD, a real calendar date (proleptic Gregorian, leap years). */
 cc_convert_t cc_convert_date(const char *text, size_t len, contractc_date_t *out);
 

@@ -294,14 +294,8 @@ static void msg_report(cc_parse_t *c, cc_msg_t *m, contractc_kind_t kind, const 
     msg_free(c, m);
 }
 
-static const char *decimal_words(uint8_t scale)
-{
-    static const char *const words[] = {"no decimals", "one decimal", "two decimals",
-                                        "three decimals", "four decimals"};
-    return scale < 5 ? words[scale] : NULL;
-}
-
-/* "a decimal as a string like \"1250.00\" (dot, two decimals, no separators)" */
+/* "a decimal like \"1250.00\" (dot, two decimals, no separators)": the
+ * form's words are cc_decimal_form's, as in the prompt. */
 static void put_decimal_phrase(cc_str_t *s, const contractc_value_t *v)
 {
     cc_str_puts(s, "a decimal like ");
@@ -314,21 +308,11 @@ static void put_decimal_phrase(cc_str_t *s, const contractc_value_t *v)
         buf[n + 1] = '"';
         cc_str_append(s, buf, n + 2);
     }
+    char form[CC_DECIMAL_FORM_MAX];
+    size_t n = cc_decimal_form(v->scale, v->is_signed, form);
     cc_str_puts(s, " (");
-    if (v->scale) {
-        cc_str_puts(s, "dot, ");
-        const char *w = decimal_words(v->scale);
-        if (w) {
-            cc_str_puts(s, w);
-        } else {
-            cc_str_putu(s, v->scale);
-            cc_str_puts(s, " decimals");
-        }
-    } else {
-        cc_str_puts(s, "whole number, no dot");
-    }
-    cc_str_puts(s, v->is_signed ? ", may start with -" : "");
-    cc_str_puts(s, ", no separators)");
+    cc_str_append(s, form, n);
+    cc_str_puts(s, ")");
 }
 
 static void put_enum_values(cc_str_t *s, const contractc_enum_t *e)

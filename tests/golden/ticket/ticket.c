@@ -13,6 +13,7 @@
  * compiler (sizeof, offsetof).
  */
 #include <stddef.h>
+#include <string.h> /* memcmp */
 
 #include "ticket.h"
 
@@ -189,6 +190,32 @@ contractc_status_t ticket_repair_prompt(const contractc_problems_t *problems,
         char **text, size_t *len)
 {
     return contractc_repair_prompt(problems, text, len);
+}
+
+/* ---- enum names (the parser does not use them) --------------------------- */
+
+const char *ticket_urgency_name(ticket_urgency_t value)
+{
+    const int i = (int)value;
+    return i >= 1 && i <= 3 ? ticket_urgency_values[i - 1].text : NULL;
+}
+
+bool ticket_urgency_from_name(const char *text, size_t len,
+        ticket_urgency_t *value)
+{
+    if (value == NULL)
+        return false;
+    *value = TICKET_URGENCY_NONE;
+    if (text == NULL)
+        return false;
+    for (uint32_t i = 0; i < 3; i++) {
+        if (ticket_urgency_values[i].len == len &&
+            memcmp(ticket_urgency_values[i].text, text, len) == 0) {
+            *value = (ticket_urgency_t)(i + 1);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ---- texts --------------------------------------------------------------- */

@@ -15,6 +15,10 @@
  * zeroed and the problem list says why: pass it to ticket_repair_prompt()
  * for the repair turn.  A nullable field's has_X is false when the reply
  * said null ("not stated"): there are no defaults.
+ *
+ * Each enum type E_t comes with E_name() (a value's text, as the contract
+ * writes it) and E_from_name() (the value of a text), e.g.
+ * ticket_urgency_name() and ticket_urgency_from_name().
  */
 #ifndef TICKET_H
 #define TICKET_H
@@ -41,6 +45,17 @@ typedef enum ticket_urgency {
     TICKET_URGENCY_MEDIUM, /* "medium" */
     TICKET_URGENCY_HIGH  /* "high" */
 } ticket_urgency_t;
+
+/* A value's text as the contract writes it, static, UTF-8 and
+ * NUL-terminated: "low" for TICKET_URGENCY_LOW;
+ * NULL for TICKET_URGENCY_NONE and values out of range. */
+const char *ticket_urgency_name(ticket_urgency_t value);
+
+/* The value whose text is text[0..len) exactly (byte for byte, as the
+ * parser matches; text need not be NUL-terminated): true and *value set;
+ * false, with *value = TICKET_URGENCY_NONE, when no value has that text. */
+bool ticket_urgency_from_name(const char *text, size_t len,
+        ticket_urgency_t *value);
 
 /* The record: one accepted reply. */
 typedef struct ticket {
