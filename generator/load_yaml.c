@@ -68,6 +68,7 @@
 
 #include "convert.h"
 #include "load.h"
+#include "reserved.h"
 #include "text.h"
 
 /* ---- the node tree ---------------------------------------------------- */
@@ -1452,9 +1453,15 @@ static void load_rule(loader_t *L, const ynode_t *map, cc_rule_t *r, const char 
             missing_key(L, body->mark, "function", ctx);
         } else {
             r->function = get_string(L, s[0], "function");
+            char why[160];
             if (r->function && (!cc_is_identifier(r->function) || cc_is_c_keyword(r->function)))
                 cc_error(L->d, L->path, s[0]->mark,
                          "check function '%s' is not a C identifier", r->function);
+            else if (r->function &&
+                     cc_reserved_c_name(r->function, CC_C_ORDINARY, why, sizeof why))
+                cc_error(L->d, L->path, s[0]->mark,
+                         "check function '%s' is %s; the generated header declares it: "
+                         "choose another name", r->function, why);
         }
         if (s[1])
             r->message = get_string(L, s[1], "message");

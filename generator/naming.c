@@ -19,6 +19,11 @@
  *                       note); a nullable field adds has_X, a string X_len,
  *                       an array X_count; the record adds arena_
  *
+ * A generated name that is a name of the standard headers, or otherwise
+ * reserved (reserved.h), is an error at its place with the C spelling and
+ * what to rename (docs/contract-language.md, "Names that can never be
+ * generated").
+ *
  * C puts every enum constant of a translation unit in one namespace, and
  * every struct tag in another, so collisions are looked for across the
  * whole contract: type names together, enum constants together, members
@@ -33,6 +38,7 @@
 #include <string.h>
 
 #include "load.h"
+#include "reserved.h"
 #include "text.h"
 
 /* C11, C23 and C++20 keywords, and C++'s alternative tokens: sorted for
@@ -87,6 +93,8 @@ typedef struct namer {
     cc_diags_t *d;
     const char *path;
     bool oom;
+    bool prefix_refused; /* the contract name is reserved as a prefix: every name
+                            derived from it would be too, so only it is reported */
     name_list_t types, constants;
 } namer_t;
 
@@ -211,6 +219,95 @@ static void report_collisions(namer_t *N, name_list_t *l)
     }
 }
 
+/* ---- reserved names ----------------------------------------------------- */
+
+/* Reports `c_name`, the C name of `what` at `at`, when it is reserved for
+ * `use`; `fix` says what to rename ("rename the field").  True if it did. */
+static bool refuse_reserved(namer_t *N, const char *c_name, cc_c_use_t use, const char *what,
+                            cc_mark_t at, const char *fix)
+{
+    char why[160];
+    if (!c_name || (N->prefix_refused && use != CC_C_MEMBER))
+        return false;
+    if (!cc_reserved_c_name(c_name, use, why, sizeof why))
+        return false;
+    cc_error(N->d, N->path, at, "the C name '%s' of %s is %s; %s", c_name, what, why, fix);
+    return true;
+}
+
+/* The names the contract name alone gives (docs/contract-language.md,
+ * "Generated C surface"): the record's struct tag and type, the entry
+ * points, the texts and the header guard. */
+static const struct {
+    const char *suffix;
+    cc_c_use_t use;
+    const char *kind;
+} contract_names[] = {
+    {"", CC_C_TAG, "struct tag"},
+    {"_t", CC_C_ORDINARY, "type"},
+    {"_parse", CC_C_ORDINARY, "function"},
+    {"_free", CC_C_ORDINARY, "function"},
+    {"_to_json", CC_C_ORDINARY, "function"},
+    {"_repair_prompt", CC_C_ORDINARY, "function"},
+    {"_contract", CC_C_ORDINARY, "variable"},
+    {"_prompt", CC_C_ORDINARY, "variable"},
+    {"_prompt_len", CC_C_ORDINARY, "variable"},
+    {"_schema_json", CC_C_ORDINARY, "variable"},
+    {"_schema_json_len", CC_C_ORDINARY, "variable"},
+    {"_dialects", CC_C_ORDINARY, "variable"},
+    {"_contract_hash", CC_C_ORDINARY, "variable"},
+    {"_H", CC_C_ORDINARY, "header guard macro"},
+};
+
+/* Refuses a contract name whose header would hide a standard one, or any
+ * of whose own C names is reserved; one error, the first reason found. */
+static void check_contract_name(namer_t *N)
+{
+    const char *name = N->c->name;
+    cc_mark_t at = N->c->name_mark;
+    if (cc_shadows_header(name)) {
+        cc_error(N->d, N->path, at,
+                 "contract name '%s' gives the header '%s.h', which would hide the standard "
+                 "<%s.h> wherever the generated directory is on the include path; choose "
+                 "another name, such as '%s_reply'", name, name, name, name);
+        return;
+    }
+    for (size_t i = 0; i < sizeof contract_names / sizeof contract_names[0]; i++) {
+        char why[160];
+        char *c_name = fmt("%s%s", name, contract_names[i].suffix);
+        if (!c_name) {
+            N->oom = true;
+            return;
+        }
+        if (contract_names[i].suffix[0] == '_' && contract_names[i].suffix[1] == 'H')
+            for (char *p = c_name; *p; p++)
+                *p = (char)toupper((unsigned char)*p);
+        if (!cc_reserved_c_name(c_name, contract_names[i].use, why, sizeof why)) {
+            free(c_name);
+            continue;
+        }
+        if (cc_has_runtime_prefix(name)) {
+            /* contractc_record: suggest the name without the prefix */
+            const char *rest = name + 9;
+            while (*rest == '_')
+                rest++;
+            N->prefix_refused = true;
+            if (*rest >= 'a' && *rest <= 'z')
+                cc_error(N->d, N->path, at, "contract name '%s' is %s; choose another name, such "
+                         "as '%s'", name, why, rest);
+            else
+                cc_error(N->d, N->path, at, "contract name '%s' is %s; choose another name",
+                         name, why);
+        } else {
+            cc_error(N->d, N->path, at, "contract name '%s' gives the C %s '%s', which is %s; "
+                     "choose another name, such as '%s_reply'", name, contract_names[i].kind,
+                     c_name, why, name);
+        }
+        free(c_name);
+        return;
+    }
+}
+
 /* ---- names ------------------------------------------------------------ */
 
 static char *upper(const char *s)
@@ -248,8 +345,10 @@ static char *field_what(const char *path, const char *type_name)
                      : fmt("field '%s'", path);
 }
 
+/* Names an enum: `what` says which ("field 'x'", "type 'T'"), `fix` what
+ * to rename when one of its names is reserved. */
 static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *what,
-                      cc_mark_t at)
+                      cc_mark_t at, const char *fix)
 {
     e->c_type = fmt("%s_t", base);
     e->c_prefix = upper(base);
@@ -259,14 +358,19 @@ static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *wh
         N->oom = true;
         return;
     }
+    if (!refuse_reserved(N, base, CC_C_TAG, what, at, fix)) /* once for the two */
+        refuse_reserved(N, e->c_type, CC_C_ORDINARY, what, at, fix);
     list_add(&N->types, cc_strdup(e->c_type), cc_strdup(what), NULL, at, false);
     /* Functions share the ordinary identifiers with the typedef names. */
     list_add(&N->types, cc_strdup(e->c_name_function), fmt("the name function of %s", what),
              NULL, at, false);
     list_add(&N->types, cc_strdup(e->c_from_name_function),
              fmt("the from_name function of %s", what), NULL, at, false);
-    list_add(&N->constants, fmt("%s_NONE", e->c_prefix),
-             fmt("the null constant of %s", what), NULL, at, true);
+    char *none = fmt("%s_NONE", e->c_prefix);
+    char *none_what = fmt("the null constant of %s", what);
+    if (none && none_what)
+        refuse_reserved(N, none, CC_C_ORDINARY, none_what, at, fix);
+    list_add(&N->constants, none, none_what, NULL, at, true);
     if (e->count == 0)
         return;
     e->c_constants = calloc(e->count, sizeof *e->c_constants);
@@ -295,8 +399,10 @@ static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *wh
                      "enum value '%s' of %s gives the C constant '%s', which is reserved for "
                      "null", e->values[i], what, e->c_constants[i]);
         } else {
-            list_add(&N->constants, cc_strdup(e->c_constants[i]),
-                     fmt("enum value '%s' of %s", e->values[i], what), e->values[i],
+            char *vw = fmt("enum value '%s' of %s", e->values[i], what);
+            if (vw)
+                refuse_reserved(N, e->c_constants[i], CC_C_ORDINARY, vw, e->value_marks[i], fix);
+            list_add(&N->constants, cc_strdup(e->c_constants[i]), vw, e->values[i],
                      e->value_marks[i], false);
         }
         free(m);
@@ -332,6 +438,8 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
                 N->oom = true;
                 return;
             }
+            refuse_reserved(N, v->items->c_list_type, CC_C_ORDINARY, what, at,
+                            "rename the field or the contract");
             list_add(&N->types, cc_strdup(v->items->c_list_type), what, NULL, at, false);
         }
         name_value(N, v->items, base, type_name, p, at);
@@ -346,10 +454,20 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
         return;
     }
     if (v->type == CONTRACTC_TYPE_ENUM && v->enumeration)
-        name_enum(N, v->enumeration, base, what, at);
+        name_enum(N, v->enumeration, base, what, at, "rename the field or the contract");
     else if (v->type == CONTRACTC_TYPE_OBJECT && v->object)
         name_object(N, v->object, base, type_name, path, false, at);
     free(what);
+}
+
+/* Adds a struct member of a field (owning name and what), refusing a
+ * reserved one: once per field (*refused), not again for its has_X. */
+static void add_member(namer_t *N, name_list_t *members, char *name, char *what, cc_mark_t at,
+                       bool *refused)
+{
+    if (name && what && !*refused)
+        *refused = refuse_reserved(N, name, CC_C_MEMBER, what, at, "rename the field");
+    list_add(members, name, what, NULL, at, false);
 }
 
 static void name_object(namer_t *N, cc_object_t *o, const char *base, const char *type_name,
@@ -365,6 +483,12 @@ static void name_object(namer_t *N, cc_object_t *o, const char *base, const char
     char *what = is_record ? cc_strdup("the record")
                  : o->named ? fmt("type '%s'", o->type_name)
                             : field_what(path_prefix, type_name);
+    if (what && !is_record) { /* the record's names: check_contract_name */
+        const char *fix = o->named ? "rename the type or the contract"
+                                   : "rename the field or the contract";
+        if (!refuse_reserved(N, o->c_struct, CC_C_TAG, what, at, fix)) /* once for the two */
+            refuse_reserved(N, o->c_type, CC_C_ORDINARY, what, at, fix);
+    }
     list_add(&N->types, cc_strdup(o->c_type), what, NULL, at, false);
     if (is_record)
         list_add(&members, cc_strdup("arena_"), cc_strdup("the record's arena member 'arena_'"),
@@ -386,16 +510,17 @@ static void name_object(namer_t *N, cc_object_t *o, const char *base, const char
         if (keyword)
             cc_note(N->d, N->path, f->mark, "field '%s' is a C keyword; its C member is '%s'",
                     f->name, f->c_member);
-        list_add(&members, cc_strdup(f->c_member), cc_strdup(fw), NULL, f->mark, false);
+        bool refused = false;
+        add_member(N, &members, cc_strdup(f->c_member), cc_strdup(fw), f->mark, &refused);
         if (f->nullable)
-            list_add(&members, fmt("has_%s", f->c_member), fmt("the null flag of %s", fw), NULL,
-                     f->mark, false);
+            add_member(N, &members, fmt("has_%s", f->c_member), fmt("the null flag of %s", fw),
+                       f->mark, &refused);
         if (f->value.type == CONTRACTC_TYPE_STRING)
-            list_add(&members, fmt("%s_len", f->c_member), fmt("the length of %s", fw), NULL,
-                     f->mark, false);
+            add_member(N, &members, fmt("%s_len", f->c_member), fmt("the length of %s", fw),
+                       f->mark, &refused);
         if (f->value.type == CONTRACTC_TYPE_ARRAY)
-            list_add(&members, fmt("%s_count", f->c_member), fmt("the item count of %s", fw),
-                     NULL, f->mark, false);
+            add_member(N, &members, fmt("%s_count", f->c_member),
+                       fmt("the item count of %s", fw), f->mark, &refused);
 
         char *child = fmt("%s_%s", base, f->name);
         if (!child) {
@@ -422,6 +547,7 @@ bool cc_name_contract(cc_contract_t *c, cc_diags_t *diags)
     N.c = c;
     N.d = diags;
     N.path = c->path;
+    check_contract_name(&N);
 
     for (size_t i = 0; i < c->type_count && !N.oom; i++) {
         cc_named_type_t *t = &c->types[i];
@@ -435,7 +561,8 @@ bool cc_name_contract(cc_contract_t *c, cc_diags_t *diags)
         } else if (t->enumeration) {
             char *what = fmt("type '%s'", t->name);
             if (what)
-                name_enum(&N, t->enumeration, base, what, t->mark);
+                name_enum(&N, t->enumeration, base, what, t->mark,
+                          "rename the type or the contract");
             else
                 N.oom = true;
             free(what);
