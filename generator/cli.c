@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "generator.h"
+#include "internal.h"
+#include "io.h"
 #include "tables.h"
 
 #define EXIT_REJECTED 1
@@ -319,38 +321,35 @@ static int cmd_print(int argc, char **argv, FILE *out, FILE *err, bool schema)
         fprintf(err, "contractc: out of memory\n");
         return 1;
     }
-    fwrite(text, 1, len, out);
+    cc_out_write(out, text, len); /* checked by cc_cli_main's cc_out_finish */
     free(text);
     return 0;
 }
 
-static char *read_input(const char *path, size_t *len)
+/* Adds item under key; false (item freed) when either is out of memory. */
+static bool add_item(cJSON *object, const char *key, cJSON *item)
 {
-    if (strcmp(path, "-") != 0)
-        return cc_read_file(path, len);
-    cc_buf_t b = CC_BUF_INIT;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-        cc_buf_append(&b, chunk, n);
-    if (ferror(stdin)) {
-        cc_buf_free(&b);
-        return NULL;
+    if (!item)
+        return false;
+    if (!cJSON_AddItemToObject(object, key, item)) {
+        cJSON_Delete(item);
+        return false;
     }
-    return cc_buf_take(&b, len);
+    return true;
 }
 
-/* The `check` rules the CLI cannot run (the user's C code), as ids. */
-static void list_not_run(const cc_object_t *o, cJSON *arr, unsigned depth)
+/* The `check` rules the CLI cannot run (the user's C code), as ids, each
+ * once.  false when out of memory (the list is then incomplete). */
+static bool list_not_run(const cc_object_t *o, cJSON *arr, unsigned depth)
 {
     if (!o || depth > 64)
-        return;
+        return true;
     for (size_t i = 0; i < o->field_count; i++) {
         const cc_value_t *v = &o->fields[i].value;
         while (v && v->type == CONTRACTC_TYPE_ARRAY)
             v = v->items;
-        if (v && v->type == CONTRACTC_TYPE_OBJECT)
-            list_not_run(v->object, arr, depth + 1);
+        if (v && v->type == CONTRACTC_TYPE_OBJECT && !list_not_run(v->object, arr, depth + 1))
+            return false;
     }
     for (size_t i = 0; i < o->rule_count; i++) {
         if (o->rules[i].kind != CC_RULE_CHECK)
@@ -358,9 +357,62 @@ static void list_not_run(const cc_object_t *o, cJSON *arr, unsigned depth)
         bool dup = false;
         for (int k = 0; k < cJSON_GetArraySize(arr); k++)
             dup = dup || strcmp(cJSON_GetArrayItem(arr, k)->valuestring, o->rules[i].id) == 0;
-        if (!dup)
-            cJSON_AddItemToArray(arr, cJSON_CreateString(o->rules[i].id));
+        if (dup)
+            continue;
+        cJSON *id = cJSON_CreateString(o->rules[i].id);
+        if (!id || !cJSON_AddItemToArray(arr, id)) {
+            cJSON_Delete(id);
+            return false;
+        }
     }
+    return true;
+}
+
+/* validate --json: the whole result as one line of JSON (docs/cli.md's
+ * shape: accepted, problems, dropped, fenced, value, not_run).  value is
+ * the accepted record's JSON or NULL; not_run is consumed.  NULL when out
+ * of memory: then nothing is printed. */
+static char *validate_json(bool accepted, const contractc_problems_t *problems, const char *value,
+                           cJSON *not_run)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root) {
+        cJSON_Delete(not_run);
+        return NULL;
+    }
+    cJSON *arr = NULL;
+    bool ok = cJSON_AddBoolToObject(root, "accepted", accepted) &&
+              (arr = cJSON_AddArrayToObject(root, "problems")) != NULL;
+    for (size_t i = 0; ok && i < contractc_problems_count(problems); i++) {
+        const contractc_problem_t *p = contractc_problem_at(problems, i);
+        cJSON *o = cJSON_CreateObject();
+        ok = o && cJSON_AddItemToArray(arr, o) && cJSON_AddStringToObject(o, "path", p->path) &&
+             cJSON_AddStringToObject(o, "kind", contractc_kind_name(p->kind)) &&
+             cJSON_AddStringToObject(o, "message", p->message) &&
+             (!p->rule || cJSON_AddStringToObject(o, "rule", p->rule));
+        if (!o)
+            break;
+    }
+    ok = ok && cJSON_AddNumberToObject(root, "dropped", (double)problems->dropped) &&
+         cJSON_AddBoolToObject(root, "fenced", problems->fenced) &&
+         (!value || add_item(root, "value", cJSON_CreateRaw(value)));
+    ok = add_item(root, "not_run", not_run) && ok;
+    char *text = ok ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    return text;
+}
+
+/* Reads a reply of at most max bytes (docs/security.md: a bound on what an
+ * untrusted input may cost): NULL with a message when it cannot be read.
+ * A longer reply is not read past max + 1 bytes; *over says so. */
+static char *read_reply(const char *path, size_t max, size_t *len, bool *over,
+                        unsigned long long *size, FILE *err)
+{
+    char *reply = cc_read_bounded(path, max, len, over, size);
+    if (!reply)
+        fprintf(err, "contractc validate: cannot read %s: %s\n",
+                strcmp(path, "-") == 0 ? "standard input" : path, strerror(errno));
+    return reply;
 }
 
 static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
@@ -388,6 +440,13 @@ static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
         fprintf(err, "contractc validate: needs CONTRACT and REPLY\n%s", usage_text);
         return EXIT_USAGE;
     }
+    int stdin_uses = (strcmp(contract_path, "-") == 0) + (strcmp(reply_path, "-") == 0) +
+                     (source_path && strcmp(source_path, "-") == 0);
+    if (stdin_uses > 1) {
+        fprintf(err, "contractc validate: only one of CONTRACT, REPLY and --source can be - "
+                     "(standard input)\n");
+        return EXIT_USAGE;
+    }
     cc_contract_t *m = load(contract_path, err, false);
     if (!m)
         return EXIT_USAGE;
@@ -404,84 +463,101 @@ static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
     }
     int status = EXIT_USAGE;
     size_t reply_len = 0, source_len = 0;
-    char *reply = NULL, *source = NULL;
+    char *reply = NULL, *source = NULL, *value = NULL;
     cc_artifacts_t a;
     memset(&a, 0, sizeof a);
     cc_tables_t *t = NULL;
     void *record = NULL;
+    bool parsed = false;
+    cJSON *not_run = NULL;
+    cc_buf_t text = CC_BUF_INIT;
     contractc_problems_t problems;
     contractc_problems_init(&problems);
-    reply = read_input(reply_path, &reply_len);
-    if (!reply) {
-        fprintf(err, "contractc validate: cannot read %s: %s\n", reply_path, strerror(errno));
+    /* The reply is read up to the contract's reply.max_bytes + 1: a longer
+     * one is rejected (kind limit) from what was read, never read whole. */
+    size_t max = m->max_bytes < (uint64_t)SIZE_MAX ? (size_t)m->max_bytes : SIZE_MAX - 1;
+    bool over = false;
+    unsigned long long whole = 0;
+    reply = read_reply(reply_path, max, &reply_len, &over, &whole, err);
+    if (!reply)
         goto done;
-    }
     if (source_path && !(source = cc_read_file(source_path, &source_len))) {
         fprintf(err, "contractc validate: cannot read %s: %s\n", source_path, strerror(errno));
         goto done;
     }
     if (!cc_build_artifacts(m, &a) || !(t = cc_tables_build(m, a.hash)) ||
-        !(record = calloc(1, t->contract.root->size))) {
-        fprintf(err, "contractc validate: out of memory\n");
-        goto done;
+        !(record = calloc(1, t->contract.root->size)) || !(not_run = cJSON_CreateArray()) ||
+        !list_not_run(&m->root, not_run, 0))
+        goto oom;
+    contractc_status_t rc;
+    if (over) {
+        /* the runtime's own limit problem, for the bytes that were read */
+        cc_buf_t msg = CC_BUF_INIT;
+        if (whole > max)
+            cc_buf_printf(&msg, "the reply is %llu bytes; the limit is %zu bytes", whole, max);
+        else
+            cc_buf_printf(&msg, "the reply is more than %zu bytes; the limit is %zu bytes", max, max);
+        bool added = msg.data && !msg.failed &&
+                     cc_problems_add(&problems, CONTRACTC_KIND_LIMIT, "$", 1, msg.data, msg.len,
+                                     msg.data, msg.len, NULL, 0, 0);
+        cc_buf_free(&msg);
+        if (!added)
+            goto oom;
+        rc = CONTRACTC_REJECTED;
+    } else {
+        rc = contractc_parse(&t->contract, reply, reply_len, source, source_len, NULL, record,
+                             &problems);
     }
-    contractc_status_t rc = contractc_parse(&t->contract, reply, reply_len, source, source_len,
-                                            NULL, record, &problems);
-    if (rc == CONTRACTC_EINVAL || rc == CONTRACTC_ENOMEM) {
+    if (rc == CONTRACTC_ENOMEM)
+        goto oom;
+    if (rc == CONTRACTC_EINVAL) {
         fprintf(err, "contractc validate: %s\n", problems.error ? problems.error : contractc_status_name(rc));
         goto done;
     }
-    cJSON *not_run = cJSON_CreateArray();
-    list_not_run(&m->root, not_run, 0);
+    parsed = rc == CONTRACTC_OK;
+    if (parsed && !(value = contractc_to_json(&t->contract, record, NULL)))
+        goto oom;
     if (cJSON_GetArraySize(not_run) > 0) {
         fprintf(err, "contractc validate: note: check rules are the user's C code and did not run:");
         for (int k = 0; k < cJSON_GetArraySize(not_run); k++)
             fprintf(err, " %s", cJSON_GetArrayItem(not_run, k)->valuestring);
         fprintf(err, "\n");
     }
-    char *value = rc == CONTRACTC_OK ? contractc_to_json(&t->contract, record, NULL) : NULL;
+    /* The result is made whole before any of it is printed: out of memory
+     * half way prints nothing on stdout (exit 2 with the message). */
     if (json) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddBoolToObject(root, "accepted", rc == CONTRACTC_OK);
-        cJSON *arr = cJSON_AddArrayToObject(root, "problems");
-        for (size_t i = 0; i < contractc_problems_count(&problems); i++) {
-            const contractc_problem_t *p = contractc_problem_at(&problems, i);
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "path", p->path);
-            cJSON_AddStringToObject(o, "kind", contractc_kind_name(p->kind));
-            cJSON_AddStringToObject(o, "message", p->message);
-            if (p->rule)
-                cJSON_AddStringToObject(o, "rule", p->rule);
-            cJSON_AddItemToArray(arr, o);
-        }
-        cJSON_AddNumberToObject(root, "dropped", (double)problems.dropped);
-        cJSON_AddBoolToObject(root, "fenced", problems.fenced);
-        if (value)
-            cJSON_AddItemToObject(root, "value", cJSON_CreateRaw(value));
-        cJSON_AddItemToObject(root, "not_run", not_run);
+        char *line = validate_json(parsed, &problems, value, not_run);
         not_run = NULL;
-        char *text = cJSON_PrintUnformatted(root);
-        if (text) {
-            fprintf(out, "%s\n", text);
-            free(text);
-        }
-        cJSON_Delete(root);
-    } else if (rc == CONTRACTC_OK) {
-        fprintf(out, "%s\n", value ? value : "");
+        if (!line)
+            goto oom;
+        cc_buf_puts(&text, line);
+        free(line);
+    } else if (parsed) {
+        cc_buf_puts(&text, value);
     } else {
         for (size_t i = 0; i < contractc_problems_count(&problems); i++) {
             const contractc_problem_t *p = contractc_problem_at(&problems, i);
-            fprintf(out, "%s: %s\n", p->path, p->message);
+            cc_buf_printf(&text, "%s: %s\n", p->path, p->message);
         }
         if (problems.dropped)
-            fprintf(out, "... and %zu more\n", problems.dropped);
+            cc_buf_printf(&text, "... and %zu more", problems.dropped);
     }
+    if (json || parsed || problems.dropped)
+        cc_buf_putc(&text, '\n');
+    if (!text.data || text.failed)
+        goto oom;
+    /* a failed write is reported by cc_cli_main's cc_out_finish */
+    cc_out_write(out, text.data, text.len);
+    status = parsed ? 0 : EXIT_REJECTED;
+    goto done;
+oom:
+    fprintf(err, "contractc validate: out of memory\n");
+done:
+    cc_buf_free(&text);
     cJSON_Delete(not_run);
     free(value);
-    status = rc == CONTRACTC_OK ? 0 : EXIT_REJECTED;
-    if (rc == CONTRACTC_OK)
+    if (parsed)
         contractc_record_free(&t->contract, record);
-done:
     contractc_problems_clear(&problems);
     free(record);
     cc_tables_free(t);
@@ -492,23 +568,9 @@ done:
     return status;
 }
 
-int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
+/* One command's run, before its output is flushed. */
+static int run_command(const char *cmd, int rest, char **args, FILE *out, FILE *err)
 {
-    if (argc < 2) {
-        fputs(usage_text, err);
-        return EXIT_USAGE;
-    }
-    const char *cmd = argv[1];
-    int rest = argc - 2;
-    char **args = argv + 2;
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(usage_text, out);
-        return 0;
-    }
-    if (strcmp(cmd, "--version") == 0) {
-        fprintf(out, "contractc %s (descriptor ABI %d)\n", CONTRACTC_VERSION, CONTRACTC_ABI_VERSION);
-        return 0;
-    }
     if (strcmp(cmd, "generate") == 0)
         return cmd_generate(rest, args, out, err);
     if (strcmp(cmd, "lint") == 0)
@@ -525,4 +587,35 @@ int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         return cc_vendor_main(rest, args, out, err);
     fprintf(err, "contractc: unknown command '%s'\n%s", cmd, usage_text);
     return EXIT_USAGE;
+}
+
+int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    if (argc < 2) {
+        fputs(usage_text, err);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    int status;
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_text, out);
+        status = 0;
+        cmd = NULL;
+    } else if (strcmp(cmd, "--version") == 0) {
+        fprintf(out, "contractc %s (descriptor ABI %d)\n", CONTRACTC_VERSION, CONTRACTC_ABI_VERSION);
+        status = 0;
+        cmd = NULL;
+    } else {
+        status = run_command(cmd, argc - 2, argv + 2, out, err);
+    }
+    /* Every command's output is checked here, flush included: a full disk
+     * is an error exit, never a truncated result with exit 0.  validate's
+     * 1 means "rejected", so its write failure is 2. */
+    if (!cc_out_finish(out, err, cmd)) {
+        if (cmd && strcmp(cmd, "validate") == 0)
+            status = EXIT_USAGE;
+        else if (status == 0)
+            status = 1;
+    }
+    return status;
 }
