@@ -7,16 +7,18 @@
  *   contractc schema CONTRACT [--schema-dialect D]
  *   contractc prompt CONTRACT
  *
+ *   contractc vendor DIR, contractc stats LOG... [--json]
+ *   contractc COMMAND --help, contractc --help, contractc --version
+ *
  * Exit codes: 0 success; 1 contract errors, a rejected reply, or drift;
- * 2 usage (and, for validate and --check, a contract error).
+ * 2 usage (and, for validate and --check, a contract error).  A failed
+ * write of standard output is 1 (validate: 2, since 1 is "rejected").
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "generator.h"
 #include "internal.h"
@@ -40,7 +42,71 @@ static const char usage_text[] =
     "  prompt CONTRACT                        print the prompt\n"
     "  vendor DIR                    write the runtime's files for vendoring\n"
     "  stats LOG... [--json]         rejection rates from decision logs\n"
-    "  --help, --version\n";
+    "  --help, --version   (and contractc COMMAND --help)\n";
+
+/* `contractc CMD --help`: each command's usage and what it does, on
+ * stdout with exit 0 (stats and vendor included, answered here before
+ * their own argument parsing). */
+static const struct {
+    const char *cmd, *text;
+} command_help[] = {
+    {"generate",
+     "usage: contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--check]\n"
+     "  Writes NAME.h, NAME.c, NAME.schema.json and NAME.prompt.txt (and\n"
+     "  NAME.D.schema.json, NAME.D.notes.txt per dialect D) into DIR, made with\n"
+     "  its parents if missing.  A file whose bytes would not change is left\n"
+     "  alone (its modification time too).  CONTRACT may be - (standard input).\n"
+     "  -o DIR                output directory (not -)\n"
+     "  --schema-dialect D    also a provider dialect: openai-strict, gemini,\n"
+     "                        anthropic, llama-cpp (repeatable)\n"
+     "  --check               compare with DIR instead of writing: exit 1 on drift,\n"
+     "                        with the command that regenerates\n"
+     "  exit: 0; 1 contract errors, a refused dialect, drift or a write error;\n"
+     "  2 usage (and, with --check, a contract error)\n"},
+    {"lint",
+     "usage: contractc lint CONTRACT...\n"
+     "  Prints every diagnostic (errors and notes) on stderr.  CONTRACT may be -.\n"
+     "  exit: 0 clean; 1 errors; 2 usage\n"},
+    {"validate",
+     "usage: contractc validate CONTRACT REPLY [--source FILE] [--json]\n"
+     "  Checks one reply (a file, or - for standard input) as the generated\n"
+     "  parser would; at most the contract's reply.max_bytes are read, a longer\n"
+     "  reply is rejected (kind limit).  Prints the accepted value as JSON, or\n"
+     "  one \"PATH: message\" line per problem.\n"
+     "  --source FILE   the source text grounded values are copied from\n"
+     "  --json          one JSON line: accepted, problems, dropped, fenced,\n"
+     "                  value, not_run\n"
+     "  exit: 0 accepted; 1 rejected; 2 usage, contract error, unreadable input\n"
+     "  or out of memory\n"},
+    {"schema",
+     "usage: contractc schema CONTRACT [--schema-dialect D]\n"
+     "  Prints the JSON Schema (a dialect's notes go to stderr).\n"
+     "  exit: 0; 1 contract errors or a refused dialect; 2 usage\n"},
+    {"prompt",
+     "usage: contractc prompt CONTRACT\n"
+     "  Prints the prompt.\n"
+     "  exit: 0; 1 contract errors; 2 usage\n"},
+    {"vendor",
+     "usage: contractc vendor DIR\n"
+     "  Writes DIR/contractc_runtime.c and DIR/contractc/contractc.h (DIR and\n"
+     "  its parents made if missing), then cc -I DIR app.c NAME.c\n"
+     "  DIR/contractc_runtime.c builds with nothing of contractc installed.\n"
+     "  exit: 0; 1 a write error; 2 usage\n"},
+    {"stats",
+     "usage: contractc stats LOG... [--json]\n"
+     "  Rejection rates per contract hash from decision logs (LOG may be -).\n"
+     "  --json   the figures as one JSON object\n"
+     "  exit: 0; 2 usage or an unreadable log\n"},
+};
+
+/* The help text of cmd, or NULL for an unknown command. */
+static const char *help_of(const char *cmd)
+{
+    for (size_t i = 0; i < sizeof command_help / sizeof command_help[0]; i++)
+        if (strcmp(command_help[i].cmd, cmd) == 0)
+            return command_help[i].text;
+    return NULL;
+}
 
 /* Loads a contract, printing its diagnostics; NULL on errors. */
 static cc_contract_t *load(const char *path, FILE *err, bool print_notes)
@@ -67,39 +133,6 @@ static char *join_path(const char *dir, const char *name, const char *ext)
     return p;
 }
 
-/* Writes a file atomically: a temporary file in the same directory, then
- * rename(), so no half-written artifact is ever left as if generated. */
-static bool write_file(const char *path, const char *data, size_t len, FILE *err)
-{
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        fprintf(err, "contractc: out of memory writing %s\n", path);
-        return false;
-    }
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(err, "contractc: cannot write %s: %s\n", path, strerror(errno));
-        free(tmp);
-        return false;
-    }
-    FILE *f = fdopen(fd, "wb");
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f)
-        ok = (fclose(f) == 0) && ok;
-    else
-        close(fd);
-    if (ok)
-        ok = chmod(tmp, 0644) == 0 && rename(tmp, path) == 0;
-    if (!ok) {
-        fprintf(err, "contractc: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
-    return ok;
-}
-
 /* NULL when the file holds exactly data[0..len); else why not ("differs",
  * "is missing"). */
 static const char *compare_file(const char *path, const char *data, size_t len)
@@ -111,6 +144,42 @@ static const char *compare_file(const char *path, const char *data, size_t len)
     int differs = have_len != len || memcmp(have, data, len) != 0;
     free(have);
     return differs ? "differs" : NULL;
+}
+
+/* Appends word to b as one POSIX shell word: as is when it holds only
+ * characters no shell treats specially, else in single quotes. */
+static void shell_word(cc_buf_t *b, const char *word)
+{
+    bool plain = *word != '\0';
+    for (const char *p = word; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-=:,@%",
+                       *p) != NULL;
+    if (plain) {
+        cc_buf_puts(b, word);
+        return;
+    }
+    cc_buf_putc(b, '\'');
+    for (const char *p = word; *p; p++) {
+        if (*p == '\'')
+            cc_buf_puts(b, "'\\''");
+        else
+            cc_buf_putc(b, *p);
+    }
+    cc_buf_putc(b, '\'');
+}
+
+/* --check for one file: false (and a line on out naming the file, what is
+ * wrong with it and the command that regenerates it) on drift. */
+static bool check_file(FILE *out, const char *path, const char *data, size_t len,
+                       const char *contract, const char *regen)
+{
+    const char *why = compare_file(path, data, len);
+    if (!why)
+        return true;
+    bool differs = strcmp(why, "differs") == 0;
+    fprintf(out, "%s: %s%s%s (run %s)\n", path, why, differs ? " from " : "",
+            differs ? contract : "", regen ? regen : "contractc generate");
+    return false;
 }
 
 static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
@@ -155,9 +224,16 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
         free(dialects);
         return EXIT_USAGE;
     }
-    /* The output directory is made if missing (one level, like mkdir). */
-    if (!check && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(err, "contractc generate: cannot create %s: %s\n", dir, strerror(errno));
+    if (strcmp(dir, "-") == 0 || dir[0] == '\0') {
+        /* generate writes several files: there is no standard-output form */
+        fprintf(err, "contractc generate: -o needs a directory, not '%s' (generate writes "
+                     "several files; schema and prompt print one)\n", dir);
+        free(contracts);
+        free(dialects);
+        return EXIT_USAGE;
+    }
+    /* The output directory is made if missing, parents too (mkdir -p). */
+    if (!check && !cc_make_dirs(dir, "generate", err)) {
         free(contracts);
         free(dialects);
         return 1;
@@ -187,6 +263,19 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
         }
         if (rc > 0)
             status = 1; /* a refused dialect; everything else is still written */
+        /* the command that regenerates this contract's files, for --check */
+        cc_buf_t regen = CC_BUF_INIT;
+        if (check) {
+            cc_buf_puts(&regen, "contractc generate ");
+            shell_word(&regen, contracts[i]);
+            cc_buf_puts(&regen, " -o ");
+            shell_word(&regen, dir);
+            for (size_t k = 0; k < dialect_count; k++) {
+                cc_buf_puts(&regen, " --schema-dialect ");
+                shell_word(&regen, dialects[k]);
+            }
+        }
+        const char *regen_text = regen.failed ? NULL : regen.data;
         struct { const char *ext; const char *data; size_t len; } files[] = {
             {".h", a.header, a.header_len},
             {".c", a.source, a.source_len},
@@ -201,15 +290,10 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
                 continue;
             }
             if (check) {
-                const char *why = compare_file(path, files[k].data, files[k].len);
-                if (why) {
-                    fprintf(out, "%s: %s%s%s (run contractc generate %s -o %s)\n", path, why,
-                            strcmp(why, "differs") == 0 ? " from " : "",
-                            strcmp(why, "differs") == 0 ? contracts[i] : "", contracts[i], dir);
-                    if (status == 0)
-                        status = 1;
-                }
-            } else if (!write_file(path, files[k].data, files[k].len, err)) {
+                if (!check_file(out, path, files[k].data, files[k].len, contracts[i], regen_text) &&
+                    status == 0)
+                    status = 1;
+            } else if (cc_write_file_if_changed(path, files[k].data, files[k].len, "generate", err) < 0) {
                 status = 1;
             }
             free(path);
@@ -224,16 +308,16 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
             if (!schema_path || !notes_path) {
                 status = 1;
             } else if (check) {
-                if (compare_file(schema_path, da->schema, da->schema_len) ||
-                    compare_file(notes_path, da->notes, da->notes_len)) {
-                    /* the dialect files, compared only when --check names D */
-                    fprintf(out, "%s: %s dialect differs from %s\n", dir, da->name, contracts[i]);
-                    if (status == 0)
-                        status = 1;
-                }
+                /* the dialect files, compared only for the dialects generated */
+                bool same = check_file(out, schema_path, da->schema, da->schema_len, contracts[i],
+                                       regen_text);
+                same = check_file(out, notes_path, da->notes, da->notes_len, contracts[i],
+                                  regen_text) && same;
+                if (!same && status == 0)
+                    status = 1;
             } else {
-                if (!write_file(schema_path, da->schema, da->schema_len, err) ||
-                    !write_file(notes_path, da->notes, da->notes_len, err))
+                if (cc_write_file_if_changed(schema_path, da->schema, da->schema_len, "generate", err) < 0 ||
+                    cc_write_file_if_changed(notes_path, da->notes, da->notes_len, "generate", err) < 0)
                     status = 1;
                 else if (da->summary) /* only for files really written */
                     fprintf(out, "%s\n", da->summary);
@@ -241,6 +325,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
             free(schema_path);
             free(notes_path);
         }
+        cc_buf_free(&regen);
         cc_artifacts_free(&a);
         cc_contract_free(m);
     }
@@ -368,8 +453,8 @@ static bool list_not_run(const cc_object_t *o, cJSON *arr, unsigned depth)
     return true;
 }
 
-/* validate --json: the whole result as one line of JSON (docs/cli.md's
- * shape: accepted, problems, dropped, fenced, value, not_run).  value is
+/* validate --json: the whole result as one line of JSON (accepted,
+ * problems, dropped, fenced, value, not_run).  value is
  * the accepted record's JSON or NULL; not_run is consumed.  NULL when out
  * of memory: then nothing is printed. */
 static char *validate_json(bool accepted, const contractc_problems_t *problems, const char *value,
@@ -491,15 +576,18 @@ static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
         goto oom;
     contractc_status_t rc;
     if (over) {
-        /* the runtime's own limit problem, for the bytes that were read */
+        /* the runtime's limit problem (same kind, place and form), with the
+         * size when it is known without reading on (a regular file) */
         cc_buf_t msg = CC_BUF_INIT;
         if (whole > max)
-            cc_buf_printf(&msg, "the reply is %llu bytes; the limit is %zu bytes", whole, max);
+            cc_buf_printf(&msg, "line 1, column 1: the reply is %llu bytes; the limit is %zu bytes",
+                          whole, max);
         else
-            cc_buf_printf(&msg, "the reply is more than %zu bytes; the limit is %zu bytes", max, max);
+            cc_buf_printf(&msg, "line 1, column 1: the reply is more than %zu bytes; the limit is "
+                                "%zu bytes", max, max);
         bool added = msg.data && !msg.failed &&
                      cc_problems_add(&problems, CONTRACTC_KIND_LIMIT, "$", 1, msg.data, msg.len,
-                                     msg.data, msg.len, NULL, 0, 0);
+                                     msg.data, msg.len, NULL, 1, 1);
         cc_buf_free(&msg);
         if (!added)
             goto oom;
@@ -606,7 +694,16 @@ int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         status = 0;
         cmd = NULL;
     } else {
-        status = run_command(cmd, argc - 2, argv + 2, out, err);
+        const char *help = help_of(cmd);
+        bool wants_help = false;
+        for (int i = 2; help && i < argc; i++)
+            wants_help = wants_help || strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+        if (wants_help) {
+            fputs(help, out);
+            status = 0;
+        } else {
+            status = run_command(cmd, argc - 2, argv + 2, out, err);
+        }
     }
     /* Every command's output is checked here, flush included: a full disk
      * is an error exit, never a truncated result with exit 0.  validate's
