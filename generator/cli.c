@@ -566,9 +566,16 @@ static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
     reply = read_reply(reply_path, max, &reply_len, &over, &whole, err);
     if (!reply)
         goto done;
-    if (source_path && !(source = cc_read_file(source_path, &source_len))) {
-        fprintf(err, "contractc validate: cannot read %s: %s\n", source_path, strerror(errno));
-        goto done;
+    if (source_path) {
+        /* the user's own text, not the model's: read whole (- is stdin) */
+        bool source_over = false;
+        unsigned long long source_size = 0;
+        source = cc_read_bounded(source_path, SIZE_MAX - 1, &source_len, &source_over, &source_size);
+        if (!source) {
+            fprintf(err, "contractc validate: cannot read %s: %s\n",
+                    strcmp(source_path, "-") == 0 ? "standard input" : source_path, strerror(errno));
+            goto done;
+        }
     }
     if (!cc_build_artifacts(m, &a) || !(t = cc_tables_build(m, a.hash)) ||
         !(record = calloc(1, t->contract.root->size)) || !(not_run = cJSON_CreateArray()) ||

@@ -103,6 +103,11 @@ bounded_reply)
     # only one input can be standard input
     expect 2 "$C" validate - - < edge.json
     has err.txt "only one of CONTRACT, REPLY and --source can be -"
+    # the source text from standard input
+    R=$SRC/examples/refund
+    "$C" validate "$R/refund_request.contract.yaml" "$R/data/a1063-correct.reply.json" --source - \
+        < "$R/data/a1063.email.txt" > out.txt 2>err.txt || fail "--source -: $(cat err.txt)"
+    has out.txt '"amount_text":"1.250,00 EUR"'
     # a contract from standard input
     "$C" schema tiny.contract.yaml > want.json
     "$C" schema - < tiny.contract.yaml > got.json || fail "schema -"
