@@ -7,18 +7,22 @@
  *   contractc schema CONTRACT [--schema-dialect D]
  *   contractc prompt CONTRACT
  *
+ *   contractc vendor DIR, contractc stats LOG... [--json]
+ *   contractc COMMAND --help, contractc --help, contractc --version
+ *
  * Exit codes: 0 success; 1 contract errors, a rejected reply, or drift;
- * 2 usage (and, for validate and --check, a contract error).
+ * 2 usage (and, for validate and --check, a contract error).  A failed
+ * write of standard output is 1 (validate: 2, since 1 is "rejected").
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "generator.h"
+#include "internal.h"
+#include "io.h"
 #include "tables.h"
 
 #define EXIT_REJECTED 1
@@ -38,7 +42,71 @@ static const char usage_text[] =
     "  prompt CONTRACT                        print the prompt\n"
     "  vendor DIR                    write the runtime's files for vendoring\n"
     "  stats LOG... [--json]         rejection rates from decision logs\n"
-    "  --help, --version\n";
+    "  --help, --version   (and contractc COMMAND --help)\n";
+
+/* `contractc CMD --help`: each command's usage and what it does, on
+ * stdout with exit 0 (stats and vendor included, answered here before
+ * their own argument parsing). */
+static const struct {
+    const char *cmd, *text;
+} command_help[] = {
+    {"generate",
+     "usage: contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--check]\n"
+     "  Writes NAME.h, NAME.c, NAME.schema.json and NAME.prompt.txt (and\n"
+     "  NAME.D.schema.json, NAME.D.notes.txt per dialect D) into DIR, made with\n"
+     "  its parents if missing.  A file whose bytes would not change is left\n"
+     "  alone (its modification time too).  CONTRACT may be - (standard input).\n"
+     "  -o DIR                output directory (not -)\n"
+     "  --schema-dialect D    also a provider dialect: openai-strict, gemini,\n"
+     "                        anthropic, llama-cpp (repeatable)\n"
+     "  --check               compare with DIR instead of writing: exit 1 on drift,\n"
+     "                        with the command that regenerates\n"
+     "  exit: 0; 1 contract errors, a refused dialect, drift or a write error;\n"
+     "  2 usage (and, with --check, a contract error)\n"},
+    {"lint",
+     "usage: contractc lint CONTRACT...\n"
+     "  Prints every diagnostic (errors and notes) on stderr.  CONTRACT may be -.\n"
+     "  exit: 0 clean; 1 errors; 2 usage\n"},
+    {"validate",
+     "usage: contractc validate CONTRACT REPLY [--source FILE] [--json]\n"
+     "  Checks one reply (a file, or - for standard input) as the generated\n"
+     "  parser would; at most the contract's reply.max_bytes are read, a longer\n"
+     "  reply is rejected (kind limit).  Prints the accepted value as JSON, or\n"
+     "  one \"PATH: message\" line per problem.\n"
+     "  --source FILE   the source text grounded values are copied from\n"
+     "  --json          one JSON line: accepted, problems, dropped, fenced,\n"
+     "                  value, not_run\n"
+     "  exit: 0 accepted; 1 rejected; 2 usage, contract error, unreadable input\n"
+     "  or out of memory\n"},
+    {"schema",
+     "usage: contractc schema CONTRACT [--schema-dialect D]\n"
+     "  Prints the JSON Schema (a dialect's notes go to stderr).\n"
+     "  exit: 0; 1 contract errors or a refused dialect; 2 usage\n"},
+    {"prompt",
+     "usage: contractc prompt CONTRACT\n"
+     "  Prints the prompt.\n"
+     "  exit: 0; 1 contract errors; 2 usage\n"},
+    {"vendor",
+     "usage: contractc vendor DIR\n"
+     "  Writes DIR/contractc_runtime.c and DIR/contractc/contractc.h (DIR and\n"
+     "  its parents made if missing), then cc -I DIR app.c NAME.c\n"
+     "  DIR/contractc_runtime.c builds with nothing of contractc installed.\n"
+     "  exit: 0; 1 a write error; 2 usage\n"},
+    {"stats",
+     "usage: contractc stats LOG... [--json]\n"
+     "  Rejection rates per contract hash from decision logs (LOG may be -).\n"
+     "  --json   the figures as one JSON object\n"
+     "  exit: 0; 2 usage or an unreadable log\n"},
+};
+
+/* The help text of cmd, or NULL for an unknown command. */
+static const char *help_of(const char *cmd)
+{
+    for (size_t i = 0; i < sizeof command_help / sizeof command_help[0]; i++)
+        if (strcmp(command_help[i].cmd, cmd) == 0)
+            return command_help[i].text;
+    return NULL;
+}
 
 /* Loads a contract, printing its diagnostics; NULL on errors. */
 static cc_contract_t *load(const char *path, FILE *err, bool print_notes)
@@ -65,39 +133,6 @@ static char *join_path(const char *dir, const char *name, const char *ext)
     return p;
 }
 
-/* Writes a file atomically: a temporary file in the same directory, then
- * rename(), so no half-written artifact is ever left as if generated. */
-static bool write_file(const char *path, const char *data, size_t len, FILE *err)
-{
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        fprintf(err, "contractc: out of memory writing %s\n", path);
-        return false;
-    }
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(err, "contractc: cannot write %s: %s\n", path, strerror(errno));
-        free(tmp);
-        return false;
-    }
-    FILE *f = fdopen(fd, "wb");
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f)
-        ok = (fclose(f) == 0) && ok;
-    else
-        close(fd);
-    if (ok)
-        ok = chmod(tmp, 0644) == 0 && rename(tmp, path) == 0;
-    if (!ok) {
-        fprintf(err, "contractc: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
-    return ok;
-}
-
 /* NULL when the file holds exactly data[0..len); else why not ("differs",
  * "is missing"). */
 static const char *compare_file(const char *path, const char *data, size_t len)
@@ -109,6 +144,42 @@ static const char *compare_file(const char *path, const char *data, size_t len)
     int differs = have_len != len || memcmp(have, data, len) != 0;
     free(have);
     return differs ? "differs" : NULL;
+}
+
+/* Appends word to b as one POSIX shell word: as is when it holds only
+ * characters no shell treats specially, else in single quotes. */
+static void shell_word(cc_buf_t *b, const char *word)
+{
+    bool plain = *word != '\0';
+    for (const char *p = word; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-=:,@%",
+                       *p) != NULL;
+    if (plain) {
+        cc_buf_puts(b, word);
+        return;
+    }
+    cc_buf_putc(b, '\'');
+    for (const char *p = word; *p; p++) {
+        if (*p == '\'')
+            cc_buf_puts(b, "'\\''");
+        else
+            cc_buf_putc(b, *p);
+    }
+    cc_buf_putc(b, '\'');
+}
+
+/* --check for one file: false (and a line on out naming the file, what is
+ * wrong with it and the command that regenerates it) on drift. */
+static bool check_file(FILE *out, const char *path, const char *data, size_t len,
+                       const char *contract, const char *regen)
+{
+    const char *why = compare_file(path, data, len);
+    if (!why)
+        return true;
+    bool differs = strcmp(why, "differs") == 0;
+    fprintf(out, "%s: %s%s%s (run %s)\n", path, why, differs ? " from " : "",
+            differs ? contract : "", regen ? regen : "contractc generate");
+    return false;
 }
 
 static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
@@ -153,9 +224,16 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
         free(dialects);
         return EXIT_USAGE;
     }
-    /* The output directory is made if missing (one level, like mkdir). */
-    if (!check && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(err, "contractc generate: cannot create %s: %s\n", dir, strerror(errno));
+    if (strcmp(dir, "-") == 0 || dir[0] == '\0') {
+        /* generate writes several files: there is no standard-output form */
+        fprintf(err, "contractc generate: -o needs a directory, not '%s' (generate writes "
+                     "several files; schema and prompt print one)\n", dir);
+        free(contracts);
+        free(dialects);
+        return EXIT_USAGE;
+    }
+    /* The output directory is made if missing, parents too (mkdir -p). */
+    if (!check && !cc_make_dirs(dir, "generate", err)) {
         free(contracts);
         free(dialects);
         return 1;
@@ -185,6 +263,19 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
         }
         if (rc > 0)
             status = 1; /* a refused dialect; everything else is still written */
+        /* the command that regenerates this contract's files, for --check */
+        cc_buf_t regen = CC_BUF_INIT;
+        if (check) {
+            cc_buf_puts(&regen, "contractc generate ");
+            shell_word(&regen, contracts[i]);
+            cc_buf_puts(&regen, " -o ");
+            shell_word(&regen, dir);
+            for (size_t k = 0; k < dialect_count; k++) {
+                cc_buf_puts(&regen, " --schema-dialect ");
+                shell_word(&regen, dialects[k]);
+            }
+        }
+        const char *regen_text = regen.failed ? NULL : regen.data;
         struct { const char *ext; const char *data; size_t len; } files[] = {
             {".h", a.header, a.header_len},
             {".c", a.source, a.source_len},
@@ -199,15 +290,10 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
                 continue;
             }
             if (check) {
-                const char *why = compare_file(path, files[k].data, files[k].len);
-                if (why) {
-                    fprintf(out, "%s: %s%s%s (run contractc generate %s -o %s)\n", path, why,
-                            strcmp(why, "differs") == 0 ? " from " : "",
-                            strcmp(why, "differs") == 0 ? contracts[i] : "", contracts[i], dir);
-                    if (status == 0)
-                        status = 1;
-                }
-            } else if (!write_file(path, files[k].data, files[k].len, err)) {
+                if (!check_file(out, path, files[k].data, files[k].len, contracts[i], regen_text) &&
+                    status == 0)
+                    status = 1;
+            } else if (cc_write_file_if_changed(path, files[k].data, files[k].len, "generate", err) < 0) {
                 status = 1;
             }
             free(path);
@@ -222,16 +308,16 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
             if (!schema_path || !notes_path) {
                 status = 1;
             } else if (check) {
-                if (compare_file(schema_path, da->schema, da->schema_len) ||
-                    compare_file(notes_path, da->notes, da->notes_len)) {
-                    /* the dialect files, compared only when --check names D */
-                    fprintf(out, "%s: %s dialect differs from %s\n", dir, da->name, contracts[i]);
-                    if (status == 0)
-                        status = 1;
-                }
+                /* the dialect files, compared only for the dialects generated */
+                bool same = check_file(out, schema_path, da->schema, da->schema_len, contracts[i],
+                                       regen_text);
+                same = check_file(out, notes_path, da->notes, da->notes_len, contracts[i],
+                                  regen_text) && same;
+                if (!same && status == 0)
+                    status = 1;
             } else {
-                if (!write_file(schema_path, da->schema, da->schema_len, err) ||
-                    !write_file(notes_path, da->notes, da->notes_len, err))
+                if (cc_write_file_if_changed(schema_path, da->schema, da->schema_len, "generate", err) < 0 ||
+                    cc_write_file_if_changed(notes_path, da->notes, da->notes_len, "generate", err) < 0)
                     status = 1;
                 else if (da->summary) /* only for files really written */
                     fprintf(out, "%s\n", da->summary);
@@ -239,6 +325,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
             free(schema_path);
             free(notes_path);
         }
+        cc_buf_free(&regen);
         cc_artifacts_free(&a);
         cc_contract_free(m);
     }
@@ -319,38 +406,35 @@ static int cmd_print(int argc, char **argv, FILE *out, FILE *err, bool schema)
         fprintf(err, "contractc: out of memory\n");
         return 1;
     }
-    fwrite(text, 1, len, out);
+    cc_out_write(out, text, len); /* checked by cc_cli_main's cc_out_finish */
     free(text);
     return 0;
 }
 
-static char *read_input(const char *path, size_t *len)
+/* Adds item under key; false (item freed) when either is out of memory. */
+static bool add_item(cJSON *object, const char *key, cJSON *item)
 {
-    if (strcmp(path, "-") != 0)
-        return cc_read_file(path, len);
-    cc_buf_t b = CC_BUF_INIT;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-        cc_buf_append(&b, chunk, n);
-    if (ferror(stdin)) {
-        cc_buf_free(&b);
-        return NULL;
+    if (!item)
+        return false;
+    if (!cJSON_AddItemToObject(object, key, item)) {
+        cJSON_Delete(item);
+        return false;
     }
-    return cc_buf_take(&b, len);
+    return true;
 }
 
-/* The `check` rules the CLI cannot run (the user's C code), as ids. */
-static void list_not_run(const cc_object_t *o, cJSON *arr, unsigned depth)
+/* The `check` rules the CLI cannot run (the user's C code), as ids, each
+ * once.  false when out of memory (the list is then incomplete). */
+static bool list_not_run(const cc_object_t *o, cJSON *arr, unsigned depth)
 {
     if (!o || depth > 64)
-        return;
+        return true;
     for (size_t i = 0; i < o->field_count; i++) {
         const cc_value_t *v = &o->fields[i].value;
         while (v && v->type == CONTRACTC_TYPE_ARRAY)
             v = v->items;
-        if (v && v->type == CONTRACTC_TYPE_OBJECT)
-            list_not_run(v->object, arr, depth + 1);
+        if (v && v->type == CONTRACTC_TYPE_OBJECT && !list_not_run(v->object, arr, depth + 1))
+            return false;
     }
     for (size_t i = 0; i < o->rule_count; i++) {
         if (o->rules[i].kind != CC_RULE_CHECK)
@@ -358,9 +442,62 @@ static void list_not_run(const cc_object_t *o, cJSON *arr, unsigned depth)
         bool dup = false;
         for (int k = 0; k < cJSON_GetArraySize(arr); k++)
             dup = dup || strcmp(cJSON_GetArrayItem(arr, k)->valuestring, o->rules[i].id) == 0;
-        if (!dup)
-            cJSON_AddItemToArray(arr, cJSON_CreateString(o->rules[i].id));
+        if (dup)
+            continue;
+        cJSON *id = cJSON_CreateString(o->rules[i].id);
+        if (!id || !cJSON_AddItemToArray(arr, id)) {
+            cJSON_Delete(id);
+            return false;
+        }
     }
+    return true;
+}
+
+/* validate --json: the whole result as one line of JSON (accepted,
+ * problems, dropped, fenced, value, not_run).  value is
+ * the accepted record's JSON or NULL; not_run is consumed.  NULL when out
+ * of memory: then nothing is printed. */
+static char *validate_json(bool accepted, const contractc_problems_t *problems, const char *value,
+                           cJSON *not_run)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root) {
+        cJSON_Delete(not_run);
+        return NULL;
+    }
+    cJSON *arr = NULL;
+    bool ok = cJSON_AddBoolToObject(root, "accepted", accepted) &&
+              (arr = cJSON_AddArrayToObject(root, "problems")) != NULL;
+    for (size_t i = 0; ok && i < contractc_problems_count(problems); i++) {
+        const contractc_problem_t *p = contractc_problem_at(problems, i);
+        cJSON *o = cJSON_CreateObject();
+        ok = o && cJSON_AddItemToArray(arr, o) && cJSON_AddStringToObject(o, "path", p->path) &&
+             cJSON_AddStringToObject(o, "kind", contractc_kind_name(p->kind)) &&
+             cJSON_AddStringToObject(o, "message", p->message) &&
+             (!p->rule || cJSON_AddStringToObject(o, "rule", p->rule));
+        if (!o)
+            break;
+    }
+    ok = ok && cJSON_AddNumberToObject(root, "dropped", (double)problems->dropped) &&
+         cJSON_AddBoolToObject(root, "fenced", problems->fenced) &&
+         (!value || add_item(root, "value", cJSON_CreateRaw(value)));
+    ok = add_item(root, "not_run", not_run) && ok;
+    char *text = ok ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    return text;
+}
+
+/* Reads a reply of at most max bytes (docs/security.md: a bound on what an
+ * untrusted input may cost): NULL with a message when it cannot be read.
+ * A longer reply is not read past max + 1 bytes; *over says so. */
+static char *read_reply(const char *path, size_t max, size_t *len, bool *over,
+                        unsigned long long *size, FILE *err)
+{
+    char *reply = cc_read_bounded(path, max, len, over, size);
+    if (!reply)
+        fprintf(err, "contractc validate: cannot read %s: %s\n",
+                strcmp(path, "-") == 0 ? "standard input" : path, strerror(errno));
+    return reply;
 }
 
 static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
@@ -388,6 +525,13 @@ static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
         fprintf(err, "contractc validate: needs CONTRACT and REPLY\n%s", usage_text);
         return EXIT_USAGE;
     }
+    int stdin_uses = (strcmp(contract_path, "-") == 0) + (strcmp(reply_path, "-") == 0) +
+                     (source_path && strcmp(source_path, "-") == 0);
+    if (stdin_uses > 1) {
+        fprintf(err, "contractc validate: only one of CONTRACT, REPLY and --source can be - "
+                     "(standard input)\n");
+        return EXIT_USAGE;
+    }
     cc_contract_t *m = load(contract_path, err, false);
     if (!m)
         return EXIT_USAGE;
@@ -404,84 +548,111 @@ static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
     }
     int status = EXIT_USAGE;
     size_t reply_len = 0, source_len = 0;
-    char *reply = NULL, *source = NULL;
+    char *reply = NULL, *source = NULL, *value = NULL;
     cc_artifacts_t a;
     memset(&a, 0, sizeof a);
     cc_tables_t *t = NULL;
     void *record = NULL;
+    bool parsed = false;
+    cJSON *not_run = NULL;
+    cc_buf_t text = CC_BUF_INIT;
     contractc_problems_t problems;
     contractc_problems_init(&problems);
-    reply = read_input(reply_path, &reply_len);
-    if (!reply) {
-        fprintf(err, "contractc validate: cannot read %s: %s\n", reply_path, strerror(errno));
+    /* The reply is read up to the contract's reply.max_bytes + 1: a longer
+     * one is rejected (kind limit) from what was read, never read whole. */
+    size_t max = m->max_bytes < (uint64_t)SIZE_MAX ? (size_t)m->max_bytes : SIZE_MAX - 1;
+    bool over = false;
+    unsigned long long whole = 0;
+    reply = read_reply(reply_path, max, &reply_len, &over, &whole, err);
+    if (!reply)
         goto done;
-    }
-    if (source_path && !(source = cc_read_file(source_path, &source_len))) {
-        fprintf(err, "contractc validate: cannot read %s: %s\n", source_path, strerror(errno));
-        goto done;
+    if (source_path) {
+        /* the user's own text, not the model's: read whole (- is stdin) */
+        bool source_over = false;
+        unsigned long long source_size = 0;
+        source = cc_read_bounded(source_path, SIZE_MAX - 1, &source_len, &source_over, &source_size);
+        if (!source) {
+            fprintf(err, "contractc validate: cannot read %s: %s\n",
+                    strcmp(source_path, "-") == 0 ? "standard input" : source_path, strerror(errno));
+            goto done;
+        }
     }
     if (!cc_build_artifacts(m, &a) || !(t = cc_tables_build(m, a.hash)) ||
-        !(record = calloc(1, t->contract.root->size))) {
-        fprintf(err, "contractc validate: out of memory\n");
-        goto done;
+        !(record = calloc(1, t->contract.root->size)) || !(not_run = cJSON_CreateArray()) ||
+        !list_not_run(&m->root, not_run, 0))
+        goto oom;
+    contractc_status_t rc;
+    if (over) {
+        /* the runtime's limit problem (same kind, place and form), with the
+         * size when it is known without reading on (a regular file) */
+        cc_buf_t msg = CC_BUF_INIT;
+        if (whole > max)
+            cc_buf_printf(&msg, "line 1, column 1: the reply is %llu bytes; the limit is %zu bytes",
+                          whole, max);
+        else
+            cc_buf_printf(&msg, "line 1, column 1: the reply is more than %zu bytes; the limit is "
+                                "%zu bytes", max, max);
+        bool added = msg.data && !msg.failed &&
+                     cc_problems_add(&problems, CONTRACTC_KIND_LIMIT, "$", 1, msg.data, msg.len,
+                                     msg.data, msg.len, NULL, 1, 1);
+        cc_buf_free(&msg);
+        if (!added)
+            goto oom;
+        rc = CONTRACTC_REJECTED;
+    } else {
+        rc = contractc_parse(&t->contract, reply, reply_len, source, source_len, NULL, record,
+                             &problems);
     }
-    contractc_status_t rc = contractc_parse(&t->contract, reply, reply_len, source, source_len,
-                                            NULL, record, &problems);
-    if (rc == CONTRACTC_EINVAL || rc == CONTRACTC_ENOMEM) {
+    if (rc == CONTRACTC_ENOMEM)
+        goto oom;
+    if (rc == CONTRACTC_EINVAL) {
         fprintf(err, "contractc validate: %s\n", problems.error ? problems.error : contractc_status_name(rc));
         goto done;
     }
-    cJSON *not_run = cJSON_CreateArray();
-    list_not_run(&m->root, not_run, 0);
+    parsed = rc == CONTRACTC_OK;
+    if (parsed && !(value = contractc_to_json(&t->contract, record, NULL)))
+        goto oom;
     if (cJSON_GetArraySize(not_run) > 0) {
         fprintf(err, "contractc validate: note: check rules are the user's C code and did not run:");
         for (int k = 0; k < cJSON_GetArraySize(not_run); k++)
             fprintf(err, " %s", cJSON_GetArrayItem(not_run, k)->valuestring);
         fprintf(err, "\n");
     }
-    char *value = rc == CONTRACTC_OK ? contractc_to_json(&t->contract, record, NULL) : NULL;
+    /* The result is made whole before any of it is printed: out of memory
+     * half way prints nothing on stdout (exit 2 with the message). */
     if (json) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddBoolToObject(root, "accepted", rc == CONTRACTC_OK);
-        cJSON *arr = cJSON_AddArrayToObject(root, "problems");
-        for (size_t i = 0; i < contractc_problems_count(&problems); i++) {
-            const contractc_problem_t *p = contractc_problem_at(&problems, i);
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "path", p->path);
-            cJSON_AddStringToObject(o, "kind", contractc_kind_name(p->kind));
-            cJSON_AddStringToObject(o, "message", p->message);
-            if (p->rule)
-                cJSON_AddStringToObject(o, "rule", p->rule);
-            cJSON_AddItemToArray(arr, o);
-        }
-        cJSON_AddNumberToObject(root, "dropped", (double)problems.dropped);
-        cJSON_AddBoolToObject(root, "fenced", problems.fenced);
-        if (value)
-            cJSON_AddItemToObject(root, "value", cJSON_CreateRaw(value));
-        cJSON_AddItemToObject(root, "not_run", not_run);
+        char *line = validate_json(parsed, &problems, value, not_run);
         not_run = NULL;
-        char *text = cJSON_PrintUnformatted(root);
-        if (text) {
-            fprintf(out, "%s\n", text);
-            free(text);
-        }
-        cJSON_Delete(root);
-    } else if (rc == CONTRACTC_OK) {
-        fprintf(out, "%s\n", value ? value : "");
+        if (!line)
+            goto oom;
+        cc_buf_puts(&text, line);
+        free(line);
+    } else if (parsed) {
+        cc_buf_puts(&text, value);
     } else {
         for (size_t i = 0; i < contractc_problems_count(&problems); i++) {
             const contractc_problem_t *p = contractc_problem_at(&problems, i);
-            fprintf(out, "%s: %s\n", p->path, p->message);
+            cc_buf_printf(&text, "%s: %s\n", p->path, p->message);
         }
         if (problems.dropped)
-            fprintf(out, "... and %zu more\n", problems.dropped);
+            cc_buf_printf(&text, "... and %zu more", problems.dropped);
     }
+    if (json || parsed || problems.dropped)
+        cc_buf_putc(&text, '\n');
+    if (!text.data || text.failed)
+        goto oom;
+    /* a failed write is reported by cc_cli_main's cc_out_finish */
+    cc_out_write(out, text.data, text.len);
+    status = parsed ? 0 : EXIT_REJECTED;
+    goto done;
+oom:
+    fprintf(err, "contractc validate: out of memory\n");
+done:
+    cc_buf_free(&text);
     cJSON_Delete(not_run);
     free(value);
-    status = rc == CONTRACTC_OK ? 0 : EXIT_REJECTED;
-    if (rc == CONTRACTC_OK)
+    if (parsed)
         contractc_record_free(&t->contract, record);
-done:
     contractc_problems_clear(&problems);
     free(record);
     cc_tables_free(t);
@@ -492,23 +663,9 @@ done:
     return status;
 }
 
-int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
+/* One command's run, before its output is flushed. */
+static int run_command(const char *cmd, int rest, char **args, FILE *out, FILE *err)
 {
-    if (argc < 2) {
-        fputs(usage_text, err);
-        return EXIT_USAGE;
-    }
-    const char *cmd = argv[1];
-    int rest = argc - 2;
-    char **args = argv + 2;
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(usage_text, out);
-        return 0;
-    }
-    if (strcmp(cmd, "--version") == 0) {
-        fprintf(out, "contractc %s (descriptor ABI %d)\n", CONTRACTC_VERSION, CONTRACTC_ABI_VERSION);
-        return 0;
-    }
     if (strcmp(cmd, "generate") == 0)
         return cmd_generate(rest, args, out, err);
     if (strcmp(cmd, "lint") == 0)
@@ -525,4 +682,44 @@ int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         return cc_vendor_main(rest, args, out, err);
     fprintf(err, "contractc: unknown command '%s'\n%s", cmd, usage_text);
     return EXIT_USAGE;
+}
+
+int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    if (argc < 2) {
+        fputs(usage_text, err);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    int status;
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_text, out);
+        status = 0;
+        cmd = NULL;
+    } else if (strcmp(cmd, "--version") == 0) {
+        fprintf(out, "contractc %s (descriptor ABI %d)\n", CONTRACTC_VERSION, CONTRACTC_ABI_VERSION);
+        status = 0;
+        cmd = NULL;
+    } else {
+        const char *help = help_of(cmd);
+        bool wants_help = false;
+        for (int i = 2; help && i < argc; i++)
+            wants_help = wants_help || strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0;
+        if (wants_help) {
+            fputs(help, out);
+            status = 0;
+        } else {
+            status = run_command(cmd, argc - 2, argv + 2, out, err);
+        }
+    }
+    /* Every command's output is checked here, flush included: a full disk
+     * is an error exit, never a truncated result with exit 0.  validate's
+     * 1 means "rejected", so its write failure is 2. */
+    if (!cc_out_finish(out, err, cmd)) {
+        if (cmd && strcmp(cmd, "validate") == 0)
+            status = EXIT_USAGE;
+        else if (status == 0)
+            status = 1;
+    }
+    return status;
 }

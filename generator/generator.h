@@ -175,7 +175,8 @@ int cc_stats_main(int argc, char **argv, FILE *out, FILE *err);
 
 /* ---- vendor.c -------------------------------------------------------------- */
 
-/* `contractc vendor DIR`: writes the runtime's files for vendoring. */
+/* `contractc vendor DIR`: writes the runtime's files for vendoring (DIR
+ * and its parents made if missing; unchanged files left alone). */
 int cc_vendor_main(int argc, char **argv, FILE *out, FILE *err);
 
 /* ---- generate.c ---------------------------------------------------------- */
@@ -212,7 +213,10 @@ int cc_build_artifacts_with(const cc_contract_t *contract, const char *const *di
                             size_t dialect_count, cc_artifacts_t *a, cc_diags_t *diags);
 void cc_artifacts_free(cc_artifacts_t *a);
 
-/* The `contractc` command line (cli.c); tests call it in process. */
+/* The `contractc` command line (cli.c); tests call it in process.  Results
+ * go to out, diagnostics to err; out is flushed and checked before it
+ * returns (a failed write is an error exit with a message on err).
+ * Returns the exit code. */
 int cc_cli_main(int argc, char **argv, FILE *out, FILE *err);
 
 #endif /* CONTRACTC_GENERATOR_H */

@@ -201,7 +201,10 @@ cc_contract_t *cc_contract_load_buffer(const char *display_path, const char *tex
 cc_contract_t *cc_contract_load(const char *path, cc_diags_t *diags)
 {
     const cc_mark_t whole = {0, 0};
-    FILE *f = fopen(path, "rb");
+    bool from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin)
+        path = "<stdin>"; /* the name diagnostics give it, as gcc does */
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         cc_error(diags, path, whole, "cannot open: %s", strerror(errno));
         return NULL;
@@ -216,7 +219,8 @@ cc_contract_t *cc_contract_load(const char *path, cc_diags_t *diags)
     }
     size_t len = fread(text, 1, CC_MAX_CONTRACT_BYTES + 1, f);
     int failed = ferror(f);
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     if (failed) {
         free(text);
         cc_error(diags, path, whole, "cannot read the file");

@@ -202,7 +202,9 @@ typedef struct cc_contract {
 /*
  * Reads, checks and names a contract file.  Returns the model, or NULL when
  * it has errors; every diagnostic (errors and notes) is added to `diags`.
- * `path` is used as given in diagnostics.  The caller frees the model with
+ * `path` is used as given in diagnostics; "-" reads standard input, named
+ * "<stdin>" in diagnostics.  At most CC_MAX_CONTRACT_BYTES + 1 bytes are
+ * read either way (a larger contract is an error).  The caller frees the model with
  * cc_contract_free().
  */
 cc_contract_t *cc_contract_load(const char *path, cc_diags_t *diags);

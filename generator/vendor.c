@@ -11,56 +11,13 @@
  *
  * Exit: 0 written; 1 a file could not be written; 2 usage.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "generator.h"
+#include "io.h"
 #include "vendor.h"
-
-/* mkdir that accepts an existing directory. */
-static bool make_dir(const char *path, FILE *err)
-{
-    if (mkdir(path, 0755) == 0 || errno == EEXIST)
-        return true;
-    fprintf(err, "contractc vendor: cannot create %s: %s\n", path, strerror(errno));
-    return false;
-}
-
-/* Writes data to path through a temporary file and rename(), so a reader
- * (or an interrupted run) never sees half a runtime. */
-static bool write_atomic(const char *path, const char *data, size_t len, FILE *err)
-{
-    cc_buf_t tmp = CC_BUF_INIT;
-    cc_buf_printf(&tmp, "%s.tmpXXXXXX", path);
-    if (!tmp.data || tmp.failed) {
-        fprintf(err, "contractc vendor: out of memory\n");
-        return false;
-    }
-    int fd = mkstemp(tmp.data);
-    if (fd < 0) {
-        fprintf(err, "contractc vendor: cannot write %s: %s\n", path, strerror(errno));
-        cc_buf_free(&tmp);
-        return false;
-    }
-    FILE *f = fdopen(fd, "wb");
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f)
-        ok = (fclose(f) == 0) && ok;
-    else
-        close(fd);
-    if (ok)
-        ok = chmod(tmp.data, 0644) == 0 && rename(tmp.data, path) == 0;
-    if (!ok) {
-        fprintf(err, "contractc vendor: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp.data);
-    }
-    cc_buf_free(&tmp);
-    return ok;
-}
 
 int cc_vendor_main(int argc, char **argv, FILE *out, FILE *err)
 {
@@ -70,7 +27,7 @@ int cc_vendor_main(int argc, char **argv, FILE *out, FILE *err)
         return 2;
     }
     const char *dir = argv[0];
-    if (!make_dir(dir, err))
+    if (!cc_make_dirs(dir, "vendor", err)) /* parents too, as mkdir -p */
         return 1;
     int status = 0;
     for (size_t i = 0; i < cc_vendor_file_count; i++) {
@@ -84,12 +41,15 @@ int cc_vendor_main(int argc, char **argv, FILE *out, FILE *err)
         }
         /* create the file's parent directories below DIR ("contractc/") */
         bool ok = true;
-        for (char *slash = path.data + strlen(dir) + 1; ok && (slash = strchr(slash, '/')); slash++) {
+        char *slash = strrchr(path.data + strlen(dir) + 1, '/');
+        if (slash) {
             *slash = '\0';
-            ok = make_dir(path.data, err);
+            ok = cc_make_dirs(path.data, "vendor", err);
             *slash = '/';
         }
-        if (ok && !write_atomic(path.data, file->data, file->len, err))
+        /* written through a temporary file and rename(), and only when the
+         * bytes change: a reader never sees half a runtime */
+        if (ok && cc_write_file_if_changed(path.data, file->data, file->len, "vendor", err) < 0)
             ok = false;
         if (ok)
             fprintf(out, "%s\n", path.data);

@@ -667,6 +667,211 @@ START_TEST(every_malloc_of_contractc_generate_can_fail_without_a_partial_artifac
 }
 END_TEST
 
+/* ---- `contractc validate --json` under the shim -------------------------- */
+
+/* Runs `contractc validate CONTRACT REPLY --json [--source SOURCE]` with the
+ * shim failing call `fail_at` (0: none); stdout and stderr go to files.
+ * Returns the wait status. */
+static int run_validate(const char *contract, const char *reply, const char *source,
+                        unsigned long fail_at, const char *count_path, const char *out_path,
+                        const char *err_path)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        char n[32];
+        snprintf(n, sizeof n, "%lu", fail_at);
+        setenv("LD_PRELOAD", CONTRACTC_ALLOC_SHIM, 1);
+        setenv("CONTRACTC_FAIL_ALLOC", n, 1);
+        setenv("CONTRACTC_ALLOC_COUNT", count_path, 1);
+        if (!freopen(err_path, "w", stderr) || !freopen(out_path, "w", stdout))
+            _exit(99);
+        if (source)
+            execl(CONTRACTC_EXE, CONTRACTC_EXE, "validate", contract, reply, "--json", "--source",
+                  source, (char *)NULL);
+        else
+            execl(CONTRACTC_EXE, CONTRACTC_EXE, "validate", contract, reply, "--json", (char *)NULL);
+        _exit(98);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        ck_assert_int_eq(errno, EINTR);
+    return status;
+}
+
+/* What the validate sweep found, by outcome. */
+typedef struct validate_sweep {
+    unsigned long points, same, error_exits, crypto_crashes;
+    unsigned long wrong;          /* exit 0 or 1 with output other than the clean run's */
+    unsigned long bad_exit;       /* an exit code other than the clean one and 2 */
+    unsigned long no_message;     /* exit 2 with nothing on stderr */
+    unsigned long half_output;    /* exit 2 with something on stdout */
+    unsigned long signals;        /* killed by a signal outside libcrypto */
+    unsigned long not_reached;
+    char first_wrong[1200], first_other[1200];
+} validate_sweep_t;
+
+static void sweep_note(char *first, size_t size, const char *what, const char *detail)
+{
+    if (!*first)
+        snprintf(first, size, "%.500s: %.600s", what, detail);
+}
+
+/* Sweeps one reply: the clean run gives the reference exit code and stdout;
+ * then every failure point (as in sweep_contract) must give exactly that, or
+ * exit 2 with a message on stderr and nothing on stdout. */
+static void sweep_validate(const char *contract, const char *reply, const char *source,
+                           const char *work, unsigned long stride, validate_sweep_t *v)
+{
+    char count_path[512], out_path[512], err_path[512];
+    snprintf(count_path, sizeof count_path, "%s/count", work);
+    snprintf(out_path, sizeof out_path, "%s/stdout", work);
+    snprintf(err_path, sizeof err_path, "%s/stderr", work);
+    int st = run_validate(contract, reply, source, 0, count_path, out_path, err_path);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) <= 1, "%s: clean run failed", reply);
+    int clean_code = WEXITSTATUS(st);
+    size_t ref_len = 0;
+    char *ref = cc_read_file(out_path, &ref_len);
+    ck_assert_ptr_nonnull(ref);
+    ck_assert_uint_gt(ref_len, 0);
+    bool failed = false;
+    static crypto_calls_t crypto;
+    unsigned long total = read_count(count_path, &failed, &crypto);
+    unsigned long here = 0;
+    for (unsigned long n = 1; n <= total; n++) {
+        bool crypto_call = in_crypto(&crypto, n);
+        if (n > 64 && (n - 1) % (crypto_call ? 13 * stride : stride) != 0)
+            continue;
+        char what[1200];
+        snprintf(what, sizeof what, "validate %.1000s, allocation %lu of %lu failed", reply, n, total);
+        st = run_validate(contract, reply, source, n, count_path, out_path, err_path);
+        here++;
+        if (!WIFEXITED(st)) {
+            char sig[32];
+            snprintf(sig, sizeof sig, "signal %d", WTERMSIG(st));
+            if (crypto_call) {
+                v->crypto_crashes++; /* OpenSSL 3.0's own start-up: see sweep_contract */
+            } else {
+                v->signals++;
+                sweep_note(v->first_other, sizeof v->first_other, what, sig);
+            }
+            continue;
+        }
+        int code = WEXITSTATUS(st);
+        read_count(count_path, &failed, NULL);
+        if (!failed) {
+            v->not_reached++;
+            sweep_note(v->first_other, sizeof v->first_other, what, "the shim never reached that call");
+        }
+        size_t out_len = 0, err_len = 0;
+        char *out = cc_read_file(out_path, &out_len);
+        char *err = cc_read_file(err_path, &err_len);
+        ck_assert(out && err);
+        char detail[900];
+        snprintf(detail, sizeof detail, "exit %d, stdout \"%.300s\", stderr \"%.200s\"", code, out, err);
+        if (code == clean_code && out_len == ref_len && memcmp(out, ref, ref_len) == 0) {
+            v->same++;
+        } else if (code == 0 || code == 1) {
+            v->wrong++;
+            sweep_note(v->first_wrong, sizeof v->first_wrong, what, detail);
+        } else if (code != 2) {
+            v->bad_exit++;
+            sweep_note(v->first_other, sizeof v->first_other, what, detail);
+        } else {
+            v->error_exits++;
+            if (err_len == 0) {
+                v->no_message++;
+                sweep_note(v->first_other, sizeof v->first_other, what, detail);
+            }
+            if (out_len != 0) {
+                v->half_output++;
+                sweep_note(v->first_other, sizeof v->first_other, what, detail);
+            }
+        }
+        free(out);
+        free(err);
+    }
+    printf("validate allocation failures: %s: %lu of %lu malloc calls failed in turn\n", reply, here,
+           total);
+    v->points += here;
+    free(ref);
+    unlink(count_path);
+    unlink(out_path);
+    unlink(err_path);
+}
+
+/* Every example reply with its source text, from examples/NAME/data/cases.txt
+ * ("REPLY SOURCE expected ..."): accepted and rejected replies, grounded
+ * values, sums, a `check` rule that the CLI names under not_run. */
+START_TEST(every_malloc_of_contractc_validate_json_fails_cleanly_or_not_at_all)
+{
+    const char *s = getenv("CONTRACTC_ALLOC_STRIDE");
+    unsigned long stride = s && *s ? strtoul(s, NULL, 10) : 13;
+    if (stride == 0)
+        stride = 1;
+    char work[] = "/tmp/contractc-alloc-validate-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(work));
+    glob_t g;
+    memset(&g, 0, sizeof g);
+    ck_assert_int_eq(glob(CONTRACTC_SOURCE_DIR "/examples/*/data/cases.txt", 0, NULL, &g), 0);
+    validate_sweep_t v;
+    memset(&v, 0, sizeof v);
+    size_t replies = 0;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char data[512], example[512], contract[1024];
+        snprintf(data, sizeof data, "%s", g.gl_pathv[i]);
+        *strrchr(data, '/') = '\0';                     /* examples/NAME/data */
+        snprintf(example, sizeof example, "%s", data);
+        *strrchr(example, '/') = '\0';                  /* examples/NAME */
+        glob_t cg;
+        memset(&cg, 0, sizeof cg);
+        char pattern[1100];
+        snprintf(pattern, sizeof pattern, "%s/*.contract.yaml", example);
+        ck_assert_int_eq(glob(pattern, 0, NULL, &cg), 0);
+        snprintf(contract, sizeof contract, "%s", cg.gl_pathv[0]);
+        globfree(&cg);
+        /* the invoice's texts are shown to the reader only: its contract has no source */
+        char *contract_text = cc_read_file(contract, NULL);
+        ck_assert_ptr_nonnull(contract_text);
+        bool has_source = strncmp(contract_text, "source:", 7) == 0 || strstr(contract_text, "\nsource:");
+        free(contract_text);
+        char *text = cc_read_file(g.gl_pathv[i], NULL);
+        ck_assert_ptr_nonnull(text);
+        char *save = NULL;
+        for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            char reply_file[256], source_file[256];
+            if (line[0] == '#' || sscanf(line, "%255s %255s", reply_file, source_file) != 2)
+                continue;
+            char reply[1024], source[1024];
+            snprintf(reply, sizeof reply, "%s/%s", data, reply_file);
+            snprintf(source, sizeof source, "%s/%s", data, source_file);
+            sweep_validate(contract, reply, has_source ? source : NULL, work, stride, &v);
+            replies++;
+        }
+        free(text);
+    }
+    globfree(&g);
+    rmdir(work);
+    printf("validate allocation failures: %lu failure points over %zu replies (every call up to 64, "
+           "then every %lu; libcrypto's every %lu): %lu gave the clean output, %lu exit 2 with a "
+           "message and no output, %lu silently wrong (exit 0 or 1, other output); %lu died inside "
+           "libcrypto (OpenSSL 3.0, not counted)\n",
+           v.points, replies, stride, 13 * stride, v.same, v.error_exits, v.wrong, v.crypto_crashes);
+    if (v.first_wrong[0])
+        printf("VIOLATION silently wrong output: %lu runs; first: %s\n", v.wrong, v.first_wrong);
+    if (v.first_other[0])
+        printf("VIOLATION other: %lu signals, %lu other exit codes, %lu exit 2 without a message, "
+               "%lu exit 2 with output, %lu not reached; first: %s\n",
+               v.signals, v.bad_exit, v.no_message, v.half_output, v.not_reached, v.first_other);
+    ck_assert_uint_ge(replies, 10);
+    ck_assert_msg(v.wrong == 0, "%lu runs gave silently wrong output", v.wrong);
+    ck_assert_msg(v.signals + v.bad_exit + v.no_message + v.half_output + v.not_reached == 0,
+                  "validate broke the allocation-failure contract (listed above)");
+}
+END_TEST
+
 #endif
 
 int main(void)
@@ -681,6 +886,10 @@ int main(void)
     tcase_set_timeout(gen, 3600);
     tcase_add_test(gen, every_malloc_of_contractc_generate_can_fail_without_a_partial_artifact);
     suite_add_tcase(s, gen);
+    TCase *val = tcase_create("validate");
+    tcase_set_timeout(val, 3600);
+    tcase_add_test(val, every_malloc_of_contractc_validate_json_fails_cleanly_or_not_at_all);
+    suite_add_tcase(s, val);
 #else
     printf("SKIPPED: the generator's LD_PRELOAD allocation-failure sweep needs a build without "
            "sanitizers (ASan replaces malloc, so the shim cannot be preloaded)\n");
