@@ -239,6 +239,34 @@ static const row_t rows[] = {
      "rules:\n  - sum: {of: \"entries[]\", equals: balance}\n",
      "{\"entries\":[\"-92233720368547758.00\",\"-0.08\"],\"balance\":\"-92233720368547758.08\"}", "",
      NULL},
+    /* the seven behaviours docs/contract-language.md pins down */
+    {"a root null is a type problem", "fields:\n  a: {type: integer}\n", "null", "$ type",
+     "the reply is null; expected one JSON object"},
+    {"number bounds compare the double read: the same double as the maximum",
+     "fields:\n  x: {type: number, maximum: 0.1}\n", "{\"x\":0.10000000000000001}", "", NULL},
+    {"number bounds compare the double read: the next double above it",
+     "fields:\n  x: {type: number, maximum: 0.1}\n", "{\"x\":0.10000000000000002}", "$.x range",
+     "above the maximum 0.1"},
+    {"number bounds compare the double read: the minimum",
+     "fields:\n  x: {type: number, minimum: 1e-7}\n", "{\"x\":0.000000099999999999999999}", "",
+     NULL},
+    {"a signed decimal -0.00", "fields:\n  a: {type: decimal, scale: 2, signed: true}\n",
+     "{\"a\":\"-0.00\"}", "", NULL},
+    {"a key cut to 64 code points keeps dot notation",
+     "fields:\n  a: {type: integer}\n", "{\"a\":1,\"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkxyz\":2}",
+     "$.kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\xE2\x80\xA6 unexpected", NULL},
+    {"a key cut to 64 code points that is no identifier keeps brackets",
+     "fields:\n  a: {type: integer}\n", "{\"a\":1,\"-kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkxyz\":2}",
+     "$['-kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\xE2\x80\xA6'] unexpected", NULL},
+    {"year 0000 is a valid date", "fields:\n  d: {type: date}\n", "{\"d\":\"0000-01-01\"}", "", NULL},
+    {"year 0000 is a leap year (divisible by 400)", "fields:\n  d: {type: date}\n",
+     "{\"d\":\"0000-02-29\"}", "", NULL},
+    {"CRLF around a fence", "fields:\n  a: {type: integer}\n", "\r\n```json\r\n{\"a\":1}\r\n```\r\n", "",
+     NULL},
+    {"an empty fence with a json tag", "fields:\n  a: {type: integer}\n", "```json\n```", "$ empty",
+     "the fence is empty"},
+    {"an empty fence with a json tag and blank lines", "fields:\n  a: {type: integer}\n",
+     "```json\r\n\r\n```", "$ empty", "the fence is empty"},
     {"an array item's path", "fields:\n  xs: {type: array, max_items: 2, items: {type: integer}}\n",
      "{\"xs\":[1,\"2\",3]}", "$.xs[1] type|$.xs items", NULL},
 };
@@ -346,6 +374,61 @@ START_TEST(a_sum_that_overflows_is_a_rule_problem_not_a_wrapped_value)
                      "64-bit integer");
     contractc_problems_clear(&p);
     cc_buf_free(&b);
+    free(record);
+    close_contract(&l);
+}
+END_TEST
+
+/* The canonical form of what was read (docs/contract-language.md,
+ * "Canonical form of a record"): `number` as ECMAScript's
+ * Number.prototype.toString writes the double read, at the edges of its
+ * exponent form; a signed "-0.00" as "0.00"; year 0000 as written. */
+static const struct {
+    const char *number, *canonical;
+} canonical_numbers[] = {
+    {"1e21", "1e+21"},
+    {"1E21", "1e+21"},
+    {"999999999999999999999", "1e+21"},
+    {"100000000000000000000", "100000000000000000000"},
+    {"123456789012345678901", "123456789012345680000"},
+    {"1e-6", "0.000001"},
+    {"0.000001", "0.000001"},
+    {"1e-7", "1e-7"},
+    {"0.00000012", "1.2e-7"},
+    {"4.9e-324", "5e-324"},
+    {"5e-324", "5e-324"},
+    {"1.7976931348623157e308", "1.7976931348623157e+308"},
+    {"-0", "0"},
+    {"-0.0e5", "0"},
+    {"100e-2", "1"},
+    {"0.30000000000000004", "0.30000000000000004"},
+    {"-1.5e300", "-1.5e+300"},
+};
+
+START_TEST(the_canonical_form_writes_numbers_as_ecmascript_does)
+{
+    loaded_t l = open_contract(HEAD "fields:\n  x: {type: number}\n"
+                                    "  d: {type: decimal, scale: 2, signed: true}\n"
+                                    "  y: {type: date}\n");
+    const contractc_contract_t *c = &l.tables->contract;
+    char reply[256], want[256];
+    snprintf(reply, sizeof reply, "{\"x\":%s,\"d\":\"-0.00\",\"y\":\"0000-02-29\"}",
+             canonical_numbers[_i].number);
+    snprintf(want, sizeof want, "{\"x\":%s,\"d\":\"0.00\",\"y\":\"0000-02-29\"}",
+             canonical_numbers[_i].canonical);
+    void *record = calloc(1, c->root->size);
+    contractc_problems_t p;
+    contractc_problems_init(&p);
+    ck_assert_int_eq(contractc_parse(c, reply, strlen(reply), NULL, 0, NULL, record, &p),
+                     CONTRACTC_OK);
+    size_t len = 0;
+    char *json = contractc_to_json(c, record, &len);
+    ck_assert_ptr_nonnull(json);
+    ck_assert_str_eq(json, want);
+    ck_assert_uint_eq(len, strlen(want));
+    free(json);
+    contractc_record_free(c, record);
+    contractc_problems_clear(&p);
     free(record);
     close_contract(&l);
 }
@@ -1530,6 +1613,8 @@ int main(void)
     tcase_add_test(u, a_key_is_never_matched_raw_when_the_name_would_need_escapes);
     tcase_add_test(u, a_sum_that_overflows_is_a_rule_problem_not_a_wrapped_value);
     tcase_add_test(u, log_messages_carry_no_reply_values);
+    tcase_add_loop_test(u, the_canonical_form_writes_numbers_as_ecmascript_does, 0,
+                        (int)(sizeof canonical_numbers / sizeof canonical_numbers[0]));
     tcase_add_loop_test(u, document_log_messages_name_the_token_class_not_its_bytes, 0,
                         (int)(sizeof document_logs / sizeof document_logs[0]));
     tcase_add_test(u, no_log_message_holds_a_byte_of_the_reply);

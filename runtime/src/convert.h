@@ -33,7 +33,9 @@ cc_convert_t cc_convert_number(const char *text, size_t len, double *out);
 
 /*
  * The shortest text that reads back to `value` (finite), as ECMAScript's
- * Number::toString writes it: no exponent for 1e-7 < |v| < 1e21, "-0" as "0".
+ * Number::toString writes it: no exponent for 1e-6 <= |v| < 1e21 ("0.000001",
+ * "123456789012345680000"), else the exponent form ("1e-7", "1e+21",
+ * "5e-324"); "-0" as "0".
  * Writes at most 32 bytes plus a NUL to buf; returns the length.
  */
 size_t cc_format_number(double value, char buf[33]);
