@@ -161,13 +161,16 @@ typedef struct stats {
 
 /* ---- shown text ------------------------------------------------------------- */
 
-/* Appends s as shown to a person: C0 controls, DEL and C1 controls as
- * \u00XX, a byte that is not well-formed UTF-8 as \xHH, the rest as it is.
- * A backslash stays one: the runtime's paths already write a control
- * character in a key as \u00XX (RFC 9535), so a path shows the same
- * whether the log held it escaped or not. */
-static void buf_shown(cc_buf_t *b, const char *s)
+/* Emits s as shown to a person, in pieces, through emit: C0 controls, DEL
+ * and C1 controls as \u00XX, a byte that is not well-formed UTF-8 as \xHH,
+ * the rest as it is.  A backslash stays one: the runtime's paths already
+ * write a control character in a key as \u00XX (RFC 9535), so a path shows
+ * the same whether the log held it escaped or not.  Allocates nothing. */
+typedef void (*emit_fn)(void *ctx, const char *bytes, size_t n);
+
+static void shown(emit_fn emit, void *ctx, const char *s)
 {
+    static const char hex[] = "0123456789abcdef", HEX[] = "0123456789ABCDEF";
     const unsigned char *p = (const unsigned char *)s;
     size_t n = strlen(s), run = 0, i = 0;
     while (i < n) {
@@ -178,25 +181,32 @@ static void buf_shown(cc_buf_t *b, const char *s)
             i += k;
             continue;
         }
-        cc_buf_append(b, s + run, i - run);
-        if (!k)
-            cc_buf_printf(b, "\\x%02X", (unsigned)c);
-        else
-            cc_buf_printf(b, "\\u%04x", k == 2 ? (unsigned)p[i + 1] : (unsigned)c);
+        if (i > run)
+            emit(ctx, s + run, i - run);
+        if (!k) {
+            char esc[4] = {'\\', 'x', HEX[c >> 4], HEX[c & 15]};
+            emit(ctx, esc, 4);
+        } else {
+            unsigned cp = k == 2 ? p[i + 1] : c;
+            char esc[6] = {'\\', 'u', '0', '0', hex[cp >> 4], hex[cp & 15]};
+            emit(ctx, esc, 6);
+        }
         i += k ? k : 1;
         run = i;
     }
-    cc_buf_append(b, s + run, n - run);
+    if (n > run)
+        emit(ctx, s + run, n - run);
 }
 
-/* Writes s shown (buf_shown) to f; out of memory shows "?" instead. */
-static void put_shown(FILE *f, const char *s)
-{
-    cc_buf_t b = CC_BUF_INIT;
-    buf_shown(&b, s);
-    fputs(b.failed || !b.data ? (*s ? "?" : "") : b.data, f);
-    cc_buf_free(&b);
-}
+static void emit_buf(void *ctx, const char *bytes, size_t n) { cc_buf_append(ctx, bytes, n); }
+
+static void emit_file(void *ctx, const char *bytes, size_t n) { fwrite(bytes, 1, n, ctx); }
+
+/* Appends s shown (shown()) to b. */
+static void buf_shown(cc_buf_t *b, const char *s) { shown(emit_buf, b, s); }
+
+/* Writes s shown (shown()) to f. */
+static void put_shown(FILE *f, const char *s) { shown(emit_file, f, s); }
 
 /* ---- small containers ------------------------------------------------------- */
 
@@ -1190,6 +1200,10 @@ static bool read_log(stats_t *s, const char *name)
     FILE *f = strcmp(name, "-") == 0 ? stdin : fopen(name, "rb");
     if (!f) {
         int e = errno;
+        if (e == ENOMEM) { /* out of memory, not an unreadable log */
+            s->oom = true;
+            return false;
+        }
         fputs("contractc stats: cannot open ", s->err);
         put_shown(s->err, name);
         fprintf(s->err, ": %s\n", strerror(e));
