@@ -10,21 +10,127 @@
  *     file as a whole) and a message;
  *   - an accepted contract builds its tables and its artifacts (only out of
  *     memory may stop that), and its record has at least one field;
- *   - bounded work: libFuzzer's -timeout and -rss_limit_mb catch a hang or
- *     a blow-up (the DFA state cap, the node, field and nesting caps).
+ *   - a size budget, checked before anything is expanded: an accepted
+ *     contract, written out with every named type in full at each use (as
+ *     the prompt and the schemas write it), has at most
+ *     FUZZ_EXPANDED_BUDGET fields, rules and enum values.  Counted here on
+ *     the model, once per named type, so a contract that doubles at each
+ *     level is a failed property in microseconds, where a time-out would
+ *     need it to run for seconds and only the deepest would be caught;
+ *   - the artifacts grow with that size, the depth and the texts the
+ *     contract repeats, no faster (the FUZZ_ARTIFACT_* bounds below);
+ *   - libFuzzer's -timeout and -rss_limit_mb stay as the last resort.
+ *
+ * Input: a contract file, or, after a NUL byte, a graph of named types that
+ * is written out as one (type_graph).
  */
 #include "fuzz_common.h"
 #include "generator.h"
 #include "tables.h"
 
+/* What the fuzz run can build within its time-out: a contract written out
+ * to 12,000 nodes takes 16 s under ASan (a 40 MB NAME.c).  Independent of
+ * the loader's own limit, which must be lower. */
+#define FUZZ_EXPANDED_BUDGET 20000u
+/* Measured: at most ~1.6 KB per node on the corpus, 3.2 KB for a chain of
+ * named types 13 levels deep, 4.9 KB at 30 levels (the schemas indent
+ * every level, and NAME.c embeds them escaped).  Per node: PER_LEVEL for
+ * each level of the contract's depth, PER_BYTE for each input byte (a
+ * named type repeats its descriptions at every use); and BASE once. */
+#define FUZZ_ARTIFACT_BASE (64u << 10)
+#define FUZZ_ARTIFACT_PER_LEVEL 1024u
+#define FUZZ_ARTIFACT_PER_BYTE 32u
+
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+typedef struct expansion {
+    const cc_contract_t *c;
+    uint64_t *memo; /* per named type: its size written out, + 1; 0: not yet */
+} expansion_t;
+
+static uint64_t object_size(expansion_t *e, const cc_object_t *o);
+
+static uint64_t value_size(expansion_t *e, const cc_value_t *v)
+{
+    uint64_t n = 0;
+    if (v->enumeration)
+        n = add_sat(n, v->enumeration->count);
+    if (v->object)
+        n = add_sat(n, object_size(e, v->object));
+    if (v->items)
+        n = add_sat(n, value_size(e, v->items));
+    return n;
+}
+
+static uint64_t object_size(expansion_t *e, const cc_object_t *o)
+{
+    size_t slot = e->c->type_count;
+    if (o->named)
+        for (size_t i = 0; i < e->c->type_count; i++)
+            if (e->c->types[i].object == o)
+                slot = i;
+    if (slot < e->c->type_count && e->memo[slot])
+        return e->memo[slot] - 1;
+    uint64_t n = o->rule_count;
+    for (size_t i = 0; i < o->field_count; i++)
+        n = add_sat(n, add_sat(1, value_size(e, &o->fields[i].value)));
+    if (slot < e->c->type_count)
+        e->memo[slot] = n == UINT64_MAX ? n : n + 1;
+    return n;
+}
+
+/* The type-graph mode: named types that use one another, written as a
+ * contract.  Byte pairs (a, b), one per type t0..t(n-1), n <= 48: type k
+ * has 1 + (a & 3) fields; field j is an array when bit 2 + j of a is set,
+ * and its type is t(k + 1 + (b >> 2j & 3)), or string past the last type.
+ * The root is one field of type t0.  A few bytes make any sharing of named
+ * types, deep or wide, which byte mutations of YAML text seldom reach. */
+static char *type_graph(const uint8_t *spec, size_t size, size_t *len)
+{
+    size_t n = size / 2 > 48 ? 48 : size / 2;
+    size_t cap = 128 + n * 4 * 64, o = 0;
+    char *t = malloc(cap);
+    FUZZ_CHECK(t != NULL, "out of memory");
+    o += (size_t)snprintf(t + o, cap - o, "contract: g\nversion: 1\ninstruction: Read it.\n%s",
+                          n ? "types:\n" : "");
+    for (size_t k = 0; k < n; k++) {
+        uint8_t a = spec[2 * k], b = spec[2 * k + 1];
+        o += (size_t)snprintf(t + o, cap - o, "  t%zu:\n    fields:\n", k);
+        for (unsigned j = 0; j < 1u + (a & 3u); j++) {
+            size_t to = k + 1 + ((b >> (2 * j)) & 3u);
+            char type[16];
+            if (to < n)
+                snprintf(type, sizeof type, "t%zu", to);
+            else
+                snprintf(type, sizeof type, "string");
+            if (a >> (2 + j) & 1)
+                o += (size_t)snprintf(t + o, cap - o, "      f%u: {type: array, items: {type: %s}}\n",
+                                      j, type);
+            else
+                o += (size_t)snprintf(t + o, cap - o, "      f%u: {type: %s}\n", j, type);
+        }
+    }
+    o += (size_t)snprintf(t + o, cap - o, "fields:\n  root: {type: %s}\n", n ? "t0" : "string");
+    FUZZ_CHECK(o < cap, "type graph text overflow");
+    *len = o;
+    return t;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 256 * 1024)
         return 0;
-    char *text = malloc(size ? size : 1);
-    if (!text)
-        abort();
-    memcpy(text, data, size);
+    /* A contract never starts with a NUL byte (the loader refuses it): an
+     * input that does is a type graph instead (type_graph) */
+    char *text;
+    if (size && data[0] == 0) {
+        text = type_graph(data + 1, size - 1, &size);
+    } else {
+        text = malloc(size ? size : 1);
+        if (!text)
+            abort();
+        memcpy(text, data, size);
+    }
     cc_diags_t d;
     cc_diags_init(&d);
     cc_contract_t *c = cc_contract_load_buffer("fuzz.contract.yaml", text, size, &d);
@@ -39,6 +145,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (c) {
         FUZZ_CHECK(c->root.field_count >= 1, "an accepted contract without fields");
+        expansion_t e = {c, calloc(c->type_count + 1, sizeof(uint64_t))};
+        FUZZ_CHECK(e.memo != NULL, "out of memory");
+        uint64_t nodes = object_size(&e, &c->root);
+        free(e.memo);
+        FUZZ_CHECK(nodes <= FUZZ_EXPANDED_BUDGET,
+                   "an accepted contract of %zu bytes expands to %llu fields, rules and enum "
+                   "values (budget %u)",
+                   size, (unsigned long long)nodes, FUZZ_EXPANDED_BUDGET);
         cc_tables_t *t = cc_tables_build(c, "sha256:fuzz");
         FUZZ_CHECK(t != NULL, "no tables for an accepted contract");
         FUZZ_CHECK(t->contract.root && t->contract.root->field_count == c->root.field_count,
@@ -47,6 +161,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cc_artifacts_t a;
         FUZZ_CHECK(cc_build_artifacts(c, &a), "no artifacts for an accepted contract");
         FUZZ_CHECK(a.header && a.source && a.schema && a.prompt, "an artifact is missing");
+        uint64_t bytes = (uint64_t)a.header_len + a.source_len + a.schema_len + a.prompt_len;
+        uint64_t allowed = FUZZ_ARTIFACT_BASE +
+                           nodes * ((uint64_t)FUZZ_ARTIFACT_PER_LEVEL * (1 + c->depth) +
+                                    (uint64_t)FUZZ_ARTIFACT_PER_BYTE * size);
+        FUZZ_CHECK(bytes <= allowed,
+                   "%llu bytes of artifacts from %zu input bytes, %llu nodes, depth %u (budget %llu)",
+                   (unsigned long long)bytes, size, (unsigned long long)nodes, c->depth,
+                   (unsigned long long)allowed);
         FUZZ_CHECK(strncmp(a.hash, "sha256:", 7) == 0 && strlen(a.hash) == 71, "hash %s", a.hash);
         cc_artifacts_free(&a);
     }

@@ -170,8 +170,23 @@ int cc_emit_schema_dialect(const cc_contract_t *contract, const char *dialect,
 
 /* ---- stats.c --------------------------------------------------------------- */
 
-/* `contractc stats LOG... [--json]` (design page, "The decision log"). */
+/* `contractc stats LOG... [--json]` (design page, "The decision log";
+ * docs/contract-language.md, "The decision log").  Exit 0; 1 out of
+ * memory or an error writing `out`; 2 usage or an unreadable log. */
 int cc_stats_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* The longest log line `stats` reads, in bytes (64 MiB); a longer one is
+ * a bad line, skipped as it is read.  Above the longest line the runtime's
+ * writer makes at the loop's limits: 100 attempts of 64 problems (the
+ * default cap), each path at most 4 KiB (8 KiB escaped), is 53 MB; the
+ * rest is the opted-in value and the caller's own texts. */
+#define CC_STATS_MAX_LINE ((size_t)64 << 20)
+
+/* The same report for one open log `in`, named `name` in messages, with
+ * lines capped at max_line bytes (0: CC_STATS_MAX_LINE); the fuzz target's
+ * entry.  Same exit codes; `in` is not closed. */
+int cc_stats_stream(FILE *in, const char *name, size_t max_line, bool json, FILE *out,
+                    FILE *err);
 
 /* ---- vendor.c -------------------------------------------------------------- */
 

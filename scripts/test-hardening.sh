@@ -23,7 +23,7 @@
 #
 # To fuzz one target for as long as you like (not in CI):
 #   bash scripts/test-hardening.sh fuzz TARGET [SECONDS] [libFuzzer options]
-# TARGET: reader, differential, generated, validate, contract; SECONDS
+# TARGET: reader, differential, generated, validate, contract, stats; SECONDS
 # defaults to 600 (0: until stopped).  New inputs collect in
 # build-hardening-fuzz/corpus-long/TARGET; a crash is written to
 # build-hardening-fuzz/artifacts/TARGET/: copy it into fuzz/regressions/TARGET/
@@ -40,6 +40,9 @@ configure_fuzz() {
     -DCONTRACTC_FUZZ=ON -DCONTRACTC_SANITIZE=ON -DCONTRACTC_BUILD_TESTS=OFF \
     -DCONTRACTC_BUILD_EXAMPLES=OFF >/dev/null
 }
+# Inputs up to 4 KiB, contracts up to 16 KiB (room for the named types that
+# expand, which fuzz_contract's size budget catches).
+max_len() { case $1 in contract) echo 16384 ;; *) echo 4096 ;; esac; }
 corpus_dirs() { # TARGET: the read-only seed directories
   local t=$1
   dirs=(fuzz/corpus/$t)
@@ -56,7 +59,7 @@ if [ "${1:-}" = fuzz ]; then
   cmake --build "$fb" -j2 --target "fuzz_$t"
   corpus_dirs "$t"
   mkdir -p "$fb/corpus-long/$t" "$fb/artifacts/$t"
-  exec "$fb/fuzz/fuzz_$t" -max_len=4096 -timeout=25 -rss_limit_mb=2048 -max_total_time="$secs" \
+  exec "$fb/fuzz/fuzz_$t" -max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2048 -max_total_time="$secs" \
     -artifact_prefix="$fb/artifacts/$t/" "$@" "$fb/corpus-long/$t" "${dirs[@]}"
 fi
 
@@ -69,11 +72,13 @@ fi
 rm -f /tmp/contractc-fuzz-probe.$$
 configure_fuzz
 targets=(reader differential generated validate contract)
+targets+=(stats)
 cmake --build "$fb" -j2 --target "${targets[@]/#/fuzz_}"
 
 # iterations per target: the JSON-only targets run ~10,000 inputs a second,
-# the contract-level ones ~700
+# the contract-level ones ~700, the log reader ~1,000 (three reports an input)
 declare -A runs=([reader]=200000 [differential]=200000 [generated]=20000 [validate]=20000 [contract]=20000)
+runs[stats]=20000
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 summary=()
@@ -84,7 +89,7 @@ for t in "${targets[@]}"; do
   work=$fb/corpus-work/$t
   rm -rf "$work" "$art"
   mkdir -p "$work" "$art"
-  common=(-max_len=4096 -timeout=25 -rss_limit_mb=2048 -artifact_prefix="$art" -print_final_stats=1)
+  common=(-max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2048 -artifact_prefix="$art" -print_final_stats=1)
   log=$fb/fuzz_$t.log
   # replay: every file once
   if ! "$bin" "${common[@]}" -runs=0 "${dirs[@]}" >"$log.replay" 2>&1; then

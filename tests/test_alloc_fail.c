@@ -22,6 +22,12 @@
  *      64 and then every 13th n are run; scripts/test-hardening.sh sets CONTRACTC_ALLOC_STRIDE=1
  *      for every n.  Skipped (loudly) in sanitizer builds, where ASan owns
  *      malloc.
+ *
+ *   3. `contractc stats LOG` and `stats LOG --json` through the same shim,
+ *      on an earlier release's log with bad lines added: for every n (the
+ *      same stride), exit 0 with stdout and stderr byte-identical to a
+ *      clean run, or exit 1 with a message on stderr and nothing on stdout;
+ *      never a signal.
  */
 /* memmem() */
 #define _GNU_SOURCE
@@ -425,6 +431,183 @@ static void empty_dir(const char *dir)
     }
     closedir(d);
 }
+
+/* ---- `contractc stats` under the shim ------------------------------------ */
+
+/* Runs `contractc stats LOG [--json]` with the shim failing call `fail_at`
+ * (0: none); stdout and stderr go to files.  Returns the wait status. */
+static int run_stats_shim(const char *log, bool json, unsigned long fail_at,
+                          const char *count_path, const char *out_path, const char *err_path)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        char n[32];
+        snprintf(n, sizeof n, "%lu", fail_at);
+        setenv("LD_PRELOAD", CONTRACTC_ALLOC_SHIM, 1);
+        setenv("CONTRACTC_FAIL_ALLOC", n, 1);
+        setenv("CONTRACTC_ALLOC_COUNT", count_path, 1);
+        if (!freopen(err_path, "w", stderr) || !freopen(out_path, "w", stdout))
+            _exit(99);
+        if (json)
+            execl(CONTRACTC_EXE, CONTRACTC_EXE, "stats", log, "--json", (char *)NULL);
+        else
+            execl(CONTRACTC_EXE, CONTRACTC_EXE, "stats", log, (char *)NULL);
+        _exit(98);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        ck_assert_int_eq(errno, EINTR);
+    return status;
+}
+
+/* What the stats sweep found, by outcome. */
+typedef struct stats_sweep {
+    unsigned long points, same, error_exits;
+    unsigned long wrong;       /* exit 0 with other output than the clean run's */
+    unsigned long bad_exit;    /* an exit code other than 0 and 1 */
+    unsigned long no_message;  /* exit 1 with nothing on stderr */
+    unsigned long half_output; /* exit 1 with something on stdout */
+    unsigned long signals, not_reached;
+    char first_wrong[1200], first_other[1200];
+} stats_sweep_t;
+
+static void stats_note(char *first, size_t size, const char *what, const char *detail)
+{
+    if (!*first)
+        snprintf(first, size, "%.500s: %.600s", what, detail);
+}
+
+/* Every failure point of one run (the first 64, then every `stride`-th):
+ * exit 0 with exactly the clean run's stdout and stderr, or exit 1 with a
+ * message on stderr and nothing on stdout. */
+static void sweep_stats(const char *log, bool json, const char *work, unsigned long stride,
+                        stats_sweep_t *v)
+{
+    char count_path[512], out_path[512], err_path[512];
+    snprintf(count_path, sizeof count_path, "%s/count", work);
+    snprintf(out_path, sizeof out_path, "%s/stdout", work);
+    snprintf(err_path, sizeof err_path, "%s/stderr", work);
+    int st = run_stats_shim(log, json, 0, count_path, out_path, err_path);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "stats %s: clean run failed", log);
+    size_t ref_len = 0, ref_err_len = 0;
+    char *ref = cc_read_file(out_path, &ref_len);
+    char *ref_err = cc_read_file(err_path, &ref_err_len);
+    ck_assert(ref && ref_err);
+    ck_assert_uint_gt(ref_len, 0);
+    bool failed = false;
+    unsigned long total = read_count(count_path, &failed, NULL);
+    unsigned long here = 0;
+    for (unsigned long n = 1; n <= total; n++) {
+        if (n > 64 && (n - 1) % stride != 0)
+            continue;
+        char what[700];
+        snprintf(what, sizeof what, "stats %.500s%s, allocation %lu of %lu failed", log,
+                 json ? " --json" : "", n, total);
+        st = run_stats_shim(log, json, n, count_path, out_path, err_path);
+        here++;
+        if (!WIFEXITED(st)) {
+            char sig[32];
+            snprintf(sig, sizeof sig, "signal %d", WTERMSIG(st));
+            v->signals++;
+            stats_note(v->first_other, sizeof v->first_other, what, sig);
+            continue;
+        }
+        int code = WEXITSTATUS(st);
+        read_count(count_path, &failed, NULL);
+        if (!failed) {
+            v->not_reached++;
+            stats_note(v->first_other, sizeof v->first_other, what, "the shim never reached that call");
+        }
+        size_t out_len = 0, err_len = 0;
+        char *out = cc_read_file(out_path, &out_len);
+        char *err = cc_read_file(err_path, &err_len);
+        ck_assert(out && err);
+        char detail[900];
+        snprintf(detail, sizeof detail, "exit %d, stdout \"%.300s\", stderr \"%.200s\"", code, out, err);
+        if (code == 0) {
+            if (out_len == ref_len && memcmp(out, ref, ref_len) == 0 && err_len == ref_err_len &&
+                memcmp(err, ref_err, err_len) == 0) {
+                v->same++;
+            } else {
+                v->wrong++;
+                stats_note(v->first_wrong, sizeof v->first_wrong, what, detail);
+            }
+        } else if (code != 1) {
+            v->bad_exit++;
+            stats_note(v->first_other, sizeof v->first_other, what, detail);
+        } else {
+            v->error_exits++;
+            if (err_len == 0) {
+                v->no_message++;
+                stats_note(v->first_other, sizeof v->first_other, what, detail);
+            }
+            if (out_len != 0) {
+                v->half_output++;
+                stats_note(v->first_other, sizeof v->first_other, what, detail);
+            }
+        }
+        free(out);
+        free(err);
+    }
+    printf("stats allocation failures: %s%s: %lu of %lu malloc calls failed in turn\n", log,
+           json ? " --json" : "", here, total);
+    v->points += here;
+    free(ref);
+    free(ref_err);
+    unlink(count_path);
+    unlink(out_path);
+    unlink(err_path);
+}
+
+/* The log of an earlier release (tests/data/logs/df421cc.log: every
+ * outcome, two contracts, several days and models) followed by bad lines
+ * of several kinds and a blank one, as text and as --json. */
+START_TEST(every_malloc_of_contractc_stats_fails_cleanly_or_not_at_all)
+{
+    const char *s = getenv("CONTRACTC_ALLOC_STRIDE");
+    unsigned long stride = s && *s ? strtoul(s, NULL, 10) : 13;
+    if (stride == 0)
+        stride = 1;
+    char work[] = "/tmp/contractc-alloc-stats-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(work));
+    char log[600];
+    snprintf(log, sizeof log, "%s/decisions.log", work);
+    size_t len = 0;
+    char *text = cc_read_file(CONTRACTC_TEST_DATA "/logs/df421cc.log", &len);
+    ck_assert_ptr_nonnull(text);
+    FILE *f = fopen(log, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+    fputs("\n{\"log\":\"contractc-log/1\",\"time\":\"2025-05-0\n"
+          "[1,2]\n"
+          "{\"log\":\"contractc-log/1\",\"time\":\"2025-05-01T09:00:00Z\",\"contract\":\"c\",\"version\":1.5}\n",
+          f);
+    fclose(f);
+    free(text);
+    stats_sweep_t v;
+    memset(&v, 0, sizeof v);
+    sweep_stats(log, false, work, stride, &v);
+    sweep_stats(log, true, work, stride, &v);
+    unlink(log);
+    rmdir(work);
+    printf("stats allocation failures: %lu failure points over stats and stats --json (every call "
+           "up to 64, then every %lu): %lu gave the clean output, %lu exit 1 with a message and no "
+           "output, %lu silently wrong (exit 0, other output)\n",
+           v.points, stride, v.same, v.error_exits, v.wrong);
+    if (v.first_wrong[0])
+        printf("VIOLATION silently wrong output: %lu runs; first: %s\n", v.wrong, v.first_wrong);
+    if (v.first_other[0])
+        printf("VIOLATION other: %lu signals, %lu other exit codes, %lu exit 1 without a message, "
+               "%lu exit 1 with output, %lu not reached; first: %s\n",
+               v.signals, v.bad_exit, v.no_message, v.half_output, v.not_reached, v.first_other);
+    ck_assert_msg(v.wrong == 0, "%lu runs gave silently wrong output", v.wrong);
+    ck_assert_msg(v.signals + v.bad_exit + v.no_message + v.half_output + v.not_reached == 0,
+                  "stats broke the allocation-failure contract (listed above)");
+}
+END_TEST
 
 /* Violations found by the sweep: counted by category, the first of each
  * kept as an example, all reported together at the end. */
@@ -882,6 +1065,10 @@ int main(void)
     tcase_add_test(rt, every_allocation_of_every_reply_parse_fails_cleanly);
     suite_add_tcase(s, rt);
 #ifdef CONTRACTC_ALLOC_SHIM
+    TCase *st = tcase_create("stats");
+    tcase_set_timeout(st, 3600);
+    tcase_add_test(st, every_malloc_of_contractc_stats_fails_cleanly_or_not_at_all);
+    suite_add_tcase(s, st);
     TCase *gen = tcase_create("generator");
     tcase_set_timeout(gen, 3600);
     tcase_add_test(gen, every_malloc_of_contractc_generate_can_fail_without_a_partial_artifact);

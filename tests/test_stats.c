@@ -1,8 +1,12 @@
 /*
  * test_stats.c - `contractc stats`: counts and rates per contract hash, per
  * day and model, per path and kind; bad lines counted and reported but
- * never fatal; the plain table; usage errors; and lines written by the
- * runtime's log writer read back as decisions.
+ * never fatal; the plain table; usage errors; lines written by the
+ * runtime's log writer read back as decisions, and a log written by an
+ * earlier release (tests/data/logs) read exactly as that release read it;
+ * linear work on hostile lines (thousands of problems, thousands of
+ * distinct keys); the strict line reader (bad versions, duplicates, a line
+ * over the cap); control characters from the log never printed raw.
  */
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -13,7 +17,9 @@
 #include <unistd.h>
 
 #include "generator.h"
+#include "keymap.h"
 #include "refund_request.h"
+#include "text.h"
 
 #define H1 "sha256:1111111111111111111111111111111111111111111111111111111111111111"
 #define H2 "sha256:2222222222222222222222222222222222222222222222222222222222222222"
@@ -383,6 +389,416 @@ START_TEST(truncated_refused_and_filtered_are_counted_and_never_rejections)
 }
 END_TEST
 
+
+/* ---- an earlier release's log ----------------------------------------------- */
+
+static char *read_data(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/logs/%s", CONTRACTC_TEST_DATA, name);
+    char *text = cc_read_file(path, NULL);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    return text;
+}
+
+/* tests/data/logs/df421cc.log was written by the runtime of commit df421cc
+ * (every outcome, error classes, routes, an opted-in value, dropped
+ * problems, keys with control characters, two contracts); its .stats.json
+ * and .stats.txt are what `contractc stats` of that commit printed. */
+START_TEST(a_log_of_an_earlier_release_reads_as_it_did_then)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/logs/df421cc.log", CONTRACTC_TEST_DATA);
+    char *argv[] = {path, "--json"};
+    char *out, *err;
+    ck_assert_int_eq(run_stats(2, argv, &out, &err), 0);
+    ck_assert_str_eq(err, "");
+    char *expect_text = read_data("df421cc.stats.json");
+    cJSON *have = cJSON_Parse(out), *want = cJSON_Parse(expect_text);
+    ck_assert(have && want);
+    ck_assert_msg(cJSON_Compare(have, want, true), "--json differs from df421cc's:\n%s", out);
+    ck_assert_near(num(have, "decisions"), 12);
+    ck_assert_near(num(have, "bad_lines"), 0);
+    cJSON_Delete(have);
+    cJSON_Delete(want);
+    free(expect_text);
+    free(out);
+    free(err);
+    ck_assert_int_eq(run_stats(1, argv, &out, &err), 0);
+    expect_text = read_data("df421cc.stats.txt");
+    ck_assert_str_eq(out, expect_text);
+    free(expect_text);
+    free(out);
+    free(err);
+}
+END_TEST
+
+/* ---- linear work ------------------------------------------------------------ */
+
+/* A rejected attempt with problems $.items[i].amount for i in [from, to),
+ * each listed `times` times. */
+static void put_attempt(cc_buf_t *b, size_t from, size_t to, int times)
+{
+    cc_buf_puts(b, "{\"outcome\":\"rejected\",\"fenced\":false,\"finish_reason\":\"stop\",\"problems\":[");
+    bool first = true;
+    for (size_t i = from; i < to; i++)
+        for (int t = 0; t < times; t++) {
+            cc_buf_printf(b, "%s{\"path\":\"$.items[%zu].amount\",\"kind\":\"format\",\"rule\":null}",
+                          first ? "" : ",", i);
+            first = false;
+        }
+    cc_buf_puts(b, "]}");
+}
+
+static void put_line_head(cc_buf_t *b, const char *model)
+{
+    cc_buf_printf(b, "{\"log\":\"contractc-log/1\",\"time\":\"2025-05-01T09:00:00Z\",\"record_id\":null,"
+                     "\"contract\":\"refund_request\",\"version\":1,\"hash\":\"" H1 "\","
+                     "\"dialect\":\"openai-strict\",\"model\":\"%s\",\"settings\":{},\"attempts\":[",
+                  model);
+}
+
+/* `contractc stats` of this test's LOG: before, the problems of one attempt
+ * were compared pairwise through cJSON's linked list (cubic: 4,000 took
+ * 15 s) and every (path, kind) against every other (quadratic).  Here a
+ * 4,000-problem attempt, listed twice over (a reply that repeats a
+ * problem counts it once), then a second reply with half of them. */
+START_TEST(a_4000_problem_line_is_counted_once_per_reply)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    put_line_head(&b, "m1");
+    put_attempt(&b, 0, 4000, 2);
+    cc_buf_putc(&b, ',');
+    put_attempt(&b, 0, 2000, 1);
+    cc_buf_puts(&b, "],\"outcome\":\"escalated\"}\n");
+    ck_assert(!b.failed);
+    char *err;
+    cJSON *j = stats_json_of(b.data, &err);
+    ck_assert_str_eq(err, "");
+    ck_assert_near(num(j, "decisions"), 1);
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "contracts"), 0);
+    const cJSON *all = cJSON_GetObjectItem(c, "all");
+    ck_assert_near(num(all, "replies"), 2);
+    ck_assert_near(num(all, "rejected"), 2);
+    ck_assert_near(num(cJSON_GetObjectItem(c, "kinds"), "format"), 10000); /* every listing */
+    const cJSON *problems = cJSON_GetObjectItem(c, "problems");
+    ck_assert_int_eq(cJSON_GetArraySize(problems), 4000);
+    /* most frequent first, then by path: $.items[0] < $.items[1000] < ... */
+    const cJSON *p0 = cJSON_GetArrayItem(problems, 0);
+    ck_assert_str_eq(cJSON_GetObjectItem(p0, "path")->valuestring, "$.items[0].amount");
+    ck_assert_near(num(p0, "replies"), 2);
+    ck_assert_near(num(p0, "share"), 1.0);
+    const cJSON *p2000 = cJSON_GetArrayItem(problems, 2000);
+    ck_assert_near(num(p2000, "replies"), 1);
+    size_t twice = 0, once = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, problems)
+    {
+        twice += num(p, "replies") == 2;
+        once += num(p, "replies") == 1;
+    }
+    ck_assert_uint_eq(twice, 2000);
+    ck_assert_uint_eq(once, 2000);
+    cJSON_Delete(j);
+    free(err);
+    cc_buf_free(&b);
+}
+END_TEST
+
+/* 20,000 lines, each with its own model and its own path: every model a
+ * row of its own, every path counted once. */
+START_TEST(twenty_thousand_distinct_keys_are_each_counted)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    for (size_t i = 0; i < 20000; i++) {
+        char model[32];
+        snprintf(model, sizeof model, "m%zu", i);
+        put_line_head(&b, model);
+        put_attempt(&b, i, i + 1, 1);
+        cc_buf_puts(&b, "],\"outcome\":\"escalated\"}\n");
+    }
+    ck_assert(!b.failed);
+    char *err;
+    cJSON *j = stats_json_of(b.data, &err);
+    ck_assert_near(num(j, "decisions"), 20000);
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "contracts"), 0);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(c, "problems")), 20000);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(c, "days")), 20000);
+    ck_assert_near(num(cJSON_GetObjectItem(c, "models"), "m19999"), 1);
+    const cJSON *last = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "problems"), 19999);
+    ck_assert_near(num(last, "replies"), 1);
+    cJSON_Delete(j);
+    free(err);
+    cc_buf_free(&b);
+}
+END_TEST
+
+/* The paper's test vector (SipHash, Appendix A) and the index on many
+ * keys, some differing only after a NUL byte. */
+START_TEST(the_key_index_finds_every_key)
+{
+    unsigned char msg[15];
+    for (int i = 0; i < 15; i++)
+        msg[i] = (unsigned char)i;
+    ck_assert_uint_eq(cc_siphash24(UINT64_C(0x0706050403020100), UINT64_C(0x0f0e0d0c0b0a0908), msg, 15),
+                      UINT64_C(0xa129ca6149be45e5));
+    cc_keymap_t m;
+    cc_keymap_init(&m);
+    enum { N = 5000 };
+    static char keys[N][16];
+    for (size_t i = 0; i < N; i++) {
+        int n = snprintf(keys[i], sizeof keys[i], "k%zu", i / 2);
+        keys[i][n + 1] = (char)('a' + i % 2); /* "k7\0a", "k7\0b" */
+        size_t len = (size_t)n + 2, at;
+        uint64_t h = cc_keymap_hash(&m, keys[i], len);
+        ck_assert(!cc_keymap_find(&m, keys[i], len, h, &at));
+        ck_assert(cc_keymap_insert(&m, keys[i], len, h, i));
+    }
+    ck_assert_uint_eq(m.count, N);
+    for (size_t i = 0; i < N; i++) {
+        size_t len = strlen(keys[i]) + 2, at = 0;
+        ck_assert(cc_keymap_find(&m, keys[i], len, cc_keymap_hash(&m, keys[i], len), &at));
+        ck_assert_uint_eq(at, i);
+        size_t prefix = len - 2; /* "k7" alone is not a key */
+        ck_assert(!cc_keymap_find(&m, keys[i], prefix, cc_keymap_hash(&m, keys[i], prefix), &at));
+    }
+    cc_keymap_free(&m);
+}
+END_TEST
+
+/* ---- the strict reader -------------------------------------------------------- */
+
+#define VLINE(version) \
+    "{\"log\":\"contractc-log/1\",\"time\":\"2025-05-01T09:00:00Z\",\"contract\":\"c\",\"version\":" \
+    version ",\"hash\":\"" H1 "\",\"attempts\":[" OK_ "],\"outcome\":\"accepted\"}\n"
+
+/* A version is a positive integer up to 2^32 - 1, as the writer prints it:
+ * before, 1e999, 1.5, -5 and 0 were each a decision of a contract "vinf",
+ * "v2", "v-5" or "v0" grouped with the first line's version. */
+START_TEST(a_version_that_is_not_a_positive_integer_is_a_bad_line)
+{
+    static const char log[] = VLINE("1e999") VLINE("1.5") VLINE("-5") VLINE("0")
+        VLINE("4294967296") VLINE("1.0") VLINE("1e0") VLINE("\"1\"") VLINE("null")
+        VLINE("4294967295");
+    char *path = write_temp("version.log", log);
+    char *argv[] = {path, "--json"};
+    char *out, *err;
+    ck_assert_int_eq(run_stats(2, argv, &out, &err), 0);
+    cJSON *j = cJSON_Parse(out);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_near(num(j, "decisions"), 1);
+    ck_assert_near(num(j, "bad_lines"), 9);
+    for (int line = 1; line <= 9; line++) {
+        char want[160];
+        snprintf(want, sizeof want,
+                 "version.log:%d: bad line: \"version\" is missing or not an integer from 1 to "
+                 "4294967295\n", line);
+        ck_assert_msg(strstr(err, want) != NULL, "stderr lacks \"%s\":\n%s", want, err);
+    }
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "contracts"), 0);
+    ck_assert_near(num(c, "version"), 4294967295.0);
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+    remove(path);
+}
+END_TEST
+
+#define ALINE(body) "{\"log\":\"contractc-log/1\",\"time\":\"2025-05-01T09:00:00Z\"," body "}\n"
+#define REST_ "\"contract\":\"c\",\"version\":1,\"hash\":\"" H1 "\",\"attempts\":[" OK_ "],\"outcome\":\"accepted\""
+
+/* What cJSON let through, and what the writer never writes. */
+START_TEST(lines_the_writer_cannot_have_written_are_bad_lines)
+{
+    static const char log[] =
+        ALINE(REST_)                                                  /* 1: good */
+        ALINE(REST_ ",\"outcome\":\"escalated\"")                     /* 2: a member twice */
+        ALINE(REST_) "x\n"                                            /* 3: good; 4: not JSON */
+        "{\"log\":\"contractc-log/1\"} trailing\n"                    /* 5: text after the value */
+        ALINE(REST_ ",\"model\":\"\xff\"")                            /* 6: not UTF-8 */
+        ALINE(REST_ ",\"model\":\"a\\u0000b\"")                       /* 7: \u0000 */
+        ALINE(REST_ ",\"model\":\"\\ud800\"")                         /* 8: a lone surrogate */
+        ALINE("\"contract\":\"other\",\"version\":1,\"hash\":\"" H1 "\",\"attempts\":[" OK_
+              "],\"outcome\":\"accepted\"")                           /* 9: same hash, other name */
+        ALINE("\"contract\":\"c\",\"version\":1,\"hash\":\"sha256:ABC\",\"attempts\":[" OK_
+              "],\"outcome\":\"accepted\"")                           /* 10: not a sha256 hash */
+        ALINE(REST_ ",\"route\":7")                                   /* 11: route not a string */
+        ALINE(REST_ ",\"value\":{\"a\":[[[{\"b\":\"\\u00e9\"}]]]},\"settings\":{\"x\":1e3}"); /* 12: good */
+    char *path = write_temp("strict.log", log);
+    char *argv[] = {path, "--json"};
+    char *out, *err;
+    ck_assert_int_eq(run_stats(2, argv, &out, &err), 0);
+    cJSON *j = cJSON_Parse(out);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_near(num(j, "decisions"), 3);
+    ck_assert_near(num(j, "bad_lines"), 9);
+    static const char *const expect[] = {
+        "strict.log:2: bad line: a member appears twice in one object\n",
+        "strict.log:4: bad line: not JSON (a line cut by a failed write?)\n",
+        "strict.log:5: bad line: not JSON (a line cut by a failed write?)\n",
+        "strict.log:6: bad line: not JSON in UTF-8 (an invalid byte, a \\u0000 or a lone surrogate)\n",
+        "strict.log:7: bad line: not JSON in UTF-8",
+        "strict.log:8: bad line: not JSON in UTF-8",
+        "strict.log:9: bad line: \"contract\" or \"version\" differs from an earlier line with the same hash\n",
+        "strict.log:10: bad line: \"hash\" is missing or not \"sha256:\" and 64 lowercase hex digits\n",
+        "strict.log:11: bad line: \"model\", \"dialect\", \"route\" or \"record_id\" is not a string or null\n"};
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
+        ck_assert_msg(strstr(err, expect[i]) != NULL, "stderr lacks \"%s\":\n%s", expect[i], err);
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+    remove(path);
+}
+END_TEST
+
+/* A line over the cap is one bad line, skipped as it is read; the lines
+ * around it count.  Once at the real cap (64 MiB, through the command) and
+ * once at a small one (the fuzz target's entry). */
+START_TEST(a_line_over_the_cap_is_a_bad_line)
+{
+    static const char good[] = LINE("2025-05-01T09:00:00Z", H1, "m1", "[" OK_ "]", "accepted", "");
+    char path[512];
+    snprintf(path, sizeof path, "%s/long.log", tmpdir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(good, f);
+    /* a line the writer could never make: a model name of 64 MiB */
+    static char chunk[65536];
+    memset(chunk, 'x', sizeof chunk);
+    fputs("{\"log\":\"contractc-log/1\",\"model\":\"", f);
+    for (size_t i = 0; i < CC_STATS_MAX_LINE / sizeof chunk; i++)
+        ck_assert_uint_eq(fwrite(chunk, 1, sizeof chunk, f), sizeof chunk);
+    fputs("\"}\n", f);
+    fputs(good, f);
+    fclose(f);
+    char *argv[] = {path, "--json"};
+    char *out, *err;
+    ck_assert_int_eq(run_stats(2, argv, &out, &err), 0);
+    cJSON *j = cJSON_Parse(out);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_near(num(j, "decisions"), 2);
+    ck_assert_near(num(j, "bad_lines"), 1);
+    ck_assert_near(num(j, "lines"), 3);
+    char want[200];
+    snprintf(want, sizeof want, "long.log:2: bad line: longer than the limit of %zu bytes (%zu bytes)\n",
+             CC_STATS_MAX_LINE, CC_STATS_MAX_LINE + 36);
+    ck_assert_msg(strstr(err, want) != NULL, "stderr lacks \"%s\":\n%s", want, err);
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+    remove(path);
+
+    /* a small cap: a line of exactly the cap is read, one byte more is not */
+    size_t n = strlen(good) - 1;
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, good);
+    cc_buf_append(&b, good, n); /* 2: the same line, then one byte */
+    cc_buf_puts(&b, " \n");
+    cc_buf_append(&b, good, n); /* 3: no line break at the end */
+    ck_assert(!b.failed);
+    FILE *in = fmemopen(b.data, b.len, "rb"), *o = tmpfile(), *e = tmpfile();
+    ck_assert(in && o && e);
+    ck_assert_int_eq(cc_stats_stream(in, "mem", n, true, o, e), 0);
+    fclose(in);
+    rewind(o);
+    char text[65536];
+    size_t got = fread(text, 1, sizeof text - 1, o);
+    text[got] = '\0';
+    j = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_near(num(j, "decisions"), 2);
+    ck_assert_near(num(j, "bad_lines"), 1);
+    rewind(e);
+    got = fread(text, 1, sizeof text - 1, e);
+    text[got] = '\0';
+    snprintf(want, sizeof want, "mem:2: bad line: longer than the limit of %zu bytes (%zu bytes)\n", n,
+             n + 1);
+    ck_assert_msg(strstr(text, want) != NULL, "stderr lacks \"%s\":\n%s", want, text);
+    cJSON_Delete(j);
+    fclose(o);
+    fclose(e);
+    cc_buf_free(&b);
+}
+END_TEST
+
+/* ---- nothing from the log reaches the terminal raw ------------------------------ */
+
+/* A control character other than the line break and the tab (--json indents
+ * with tabs). */
+static bool has_control(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7F || (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0))
+            return true;
+    return false;
+}
+
+/* ESC (a CSI sequence that would turn the terminal red), DEL and the C1
+ * CSI (U+009B) in a path, a model, a kind, a route, a dialect and an error
+ * class; and an ESC in the log's file name. */
+START_TEST(control_characters_from_the_log_are_printed_escaped)
+{
+#define ESC_ "\\u001b[31m"
+    static const char log[] =
+        "{\"log\":\"contractc-log/1\",\"time\":\"2025-05-01T09:00:00Z\",\"contract\":\"c" ESC_ "\","
+        "\"version\":1,\"hash\":\"" H1 "\",\"dialect\":\"d\\u007f\",\"model\":\"m" ESC_ "\","
+        "\"route\":\"r\\u009b2J\",\"attempts\":["
+        "{\"outcome\":\"model_error\",\"finish_reason\":null,\"problems\":[],\"error_class\":\"e" ESC_ "\"},"
+        "{\"outcome\":\"rejected\",\"finish_reason\":\"stop\",\"problems\":[{\"path\":\"$.a" ESC_
+        "\",\"kind\":\"k\\u009b\"}]}],\"outcome\":\"escalated\"}\n"
+        "not json\n";
+    char *path = write_temp("esc\x1b[31m.log", log);
+    char *argv[] = {path};
+    char *out, *err;
+    ck_assert_int_eq(run_stats(1, argv, &out, &err), 0);
+    ck_assert_msg(!has_control(out), "a control character printed raw:\n%s", out);
+    ck_assert_msg(!has_control(err), "a control character printed raw:\n%s", err);
+    static const char *const expect[] = {
+        "\nc\\u001b[31m v1  " H1 "\n", "  all         m\\u001b[31m ", "  routes: r\\u009b2J 1\n",
+        "  model errors by class: e\\u001b[31m 1\n", "  dialects: d\\u007f 1\n",
+        "  problems by kind: k\\u009b 1\n", "  $.a\\u001b[31m  k\\u009b ",
+        };
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
+        ck_assert_msg(strstr(out, expect[i]) != NULL, "the table lacks\n%s\nin\n%s", expect[i], out);
+    ck_assert_ptr_nonnull(strstr(err, "esc\\u001b[31m.log:2: bad line: not JSON"));
+    free(out);
+    free(err);
+
+    /* --json: the same strings, escaped, read back exactly */
+    char *jargv[] = {path, "--json"};
+    ck_assert_int_eq(run_stats(2, jargv, &out, &err), 0);
+    ck_assert_msg(!has_control(out), "a control character printed raw:\n%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "\"d\\u007f\""));
+    ck_assert_ptr_nonnull(strstr(out, "\"k\\u009b\""));
+    cJSON *j = cJSON_Parse(out);
+    ck_assert_ptr_nonnull(j);
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "contracts"), 0);
+    ck_assert_str_eq(cJSON_GetObjectItem(c, "contract")->valuestring, "c\x1b[31m");
+    const cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "problems"), 0);
+    ck_assert_str_eq(cJSON_GetObjectItem(p, "path")->valuestring, "$.a\x1b[31m");
+    ck_assert_str_eq(cJSON_GetObjectItem(p, "kind")->valuestring, "k\xc2\x9b");
+    ck_assert_near(num(cJSON_GetObjectItem(c, "dialects"), "d\x7f"), 1);
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+    remove(path);
+
+    /* an unreadable log's name, and an unknown option, are shown escaped too */
+    char *missing[] = {"/nonexistent/\x1b]0;title\x07.log"};
+    ck_assert_int_eq(run_stats(1, missing, &out, &err), 2);
+    ck_assert_msg(!has_control(err), "a control character printed raw:\n%s", err);
+    ck_assert_ptr_nonnull(strstr(err, "cannot open /nonexistent/\\u001b]0;title\\u0007.log: "));
+    free(out);
+    free(err);
+    char *option[] = {"--\x1b[2J"};
+    ck_assert_int_eq(run_stats(1, option, &out, &err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "unknown option '--\\u001b[2J'"));
+    free(out);
+    free(err);
+#undef ESC_
+}
+END_TEST
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -399,13 +815,21 @@ int main(void)
     tcase_add_test(t, usage_errors_exit_2);
     tcase_add_test(t, lines_written_by_the_runtime_are_read_as_decisions);
     tcase_add_test(t, truncated_refused_and_filtered_are_counted_and_never_rejections);
+    tcase_add_test(t, a_log_of_an_earlier_release_reads_as_it_did_then);
+    tcase_add_test(t, a_4000_problem_line_is_counted_once_per_reply);
+    tcase_add_test(t, twenty_thousand_distinct_keys_are_each_counted);
+    tcase_add_test(t, the_key_index_finds_every_key);
+    tcase_add_test(t, a_version_that_is_not_a_positive_integer_is_a_bad_line);
+    tcase_add_test(t, lines_the_writer_cannot_have_written_are_bad_lines);
+    tcase_add_test(t, a_line_over_the_cap_is_a_bad_line);
+    tcase_add_test(t, control_characters_from_the_log_are_printed_escaped);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
-    static const char *const names[] = {"good.log", "bad.log"};
-    for (size_t i = 0; i < 2; i++) {
+    static const char *const names[] = {"good.log", "bad.log", "outcomes.log"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);
         remove(path);
