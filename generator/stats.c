@@ -1655,7 +1655,7 @@ static int finish(stats_t *s, int rc, bool json, FILE *out, FILE *err)
     bool written = fwrite(text.data, 1, text.len, out) == text.len;
     cc_buf_free(&text);
     if (!written || fflush(out) != 0 || ferror(out)) {
-        fprintf(err, "contractc stats: error writing the report: %s\n", strerror(errno));
+        fprintf(err, "contractc stats: cannot write standard output: %s\n", strerror(errno));
         return 1;
     }
     return rc;
