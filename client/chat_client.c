@@ -392,32 +392,68 @@ static bool has_nul_escape(const char *body, size_t len)
     return false;
 }
 
-/* Copies the server's text into buf, cut, with the key replaced. */
-static void server_text(const contractc_chat_client_t *c, char *buf, size_t size, const char *text)
+/* text[0..len) with every whole occurrence of the key replaced by
+ * "[API key]", at most `limit` bytes of it (a mask that does not fit whole
+ * is left out, and the text ends there) (malloc'd, NUL-terminated, *out_len
+ * its length; NULL when out of memory).  Without a key, a plain copy. */
+static char *scrub_key(const contractc_chat_client_t *c, const char *text, size_t len,
+                       size_t limit, size_t *out_len)
 {
-    snprintf(buf, size, "%.*s", SERVER_MESSAGE_MAX, text);
-    for (char *p = buf; *p; p++)
-        if ((unsigned char)*p < 0x20)
-            *p = ' ';
-    if (!c->key)
-        return;
-    size_t kl = strlen(c->key);
-    char *hit;
-    while ((hit = strstr(buf, c->key)) != NULL) {
-        static const char mask[] = "[API key]";
-        size_t rest = strlen(hit + kl) + 1;
-        if (kl >= sizeof mask - 1) {
-            memcpy(hit, mask, sizeof mask - 1);
-            memmove(hit + sizeof mask - 1, hit + kl, rest);
+    static const char mask[] = "[API key]";
+    size_t kl = c->key ? strlen(c->key) : 0;
+    size_t hits = 0;
+    if (kl)
+        for (size_t i = 0; i + kl <= len; i++)
+            if (memcmp(text + i, c->key, kl) == 0) {
+                hits++;
+                i += kl - 1;
+            }
+    size_t n = len + hits * (sizeof mask - 1); /* an upper bound */
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < len && o < limit;) {
+        if (kl && i + kl <= len && memcmp(text + i, c->key, kl) == 0) {
+            if (o + sizeof mask - 1 > limit)
+                break;
+            memcpy(out + o, mask, sizeof mask - 1);
+            o += sizeof mask - 1;
+            i += kl;
         } else {
-            memset(hit, '*', kl);
+            out[o++] = text[i++];
         }
     }
-    /* A key cut by the length cap leaves a prefix at the end: drop any tail
-     * that is a prefix of the key (8 characters or more). */
-    size_t n = strlen(buf);
-    for (size_t k = kl - 1; k >= 8 && k < kl; k--)
-        if (n >= k && strncmp(buf + n - k, c->key, k) == 0) {
+    out[o] = '\0';
+    if (out_len)
+        *out_len = o;
+    return out;
+}
+
+/* Copies the server's text into buf (size bytes, at most `max` of text):
+ * the key replaced first, then cut, control characters as spaces, and a
+ * tail that is a prefix of the key (4 characters or more, which the cut can
+ * leave) dropped.  This is the one way a server text reaches an error
+ * message, a finish_reason or the log (docs/security.md). */
+static void server_text(const contractc_chat_client_t *c, char *buf, size_t size, size_t max,
+                        const char *text, size_t len)
+{
+    if (!size)
+        return;
+    buf[0] = '\0';
+    size_t n = 0;
+    char *clean = scrub_key(c, text, len, max < size - 1 ? max : size - 1, &n);
+    if (!clean)
+        return;
+    memcpy(buf, clean, n);
+    buf[n] = '\0';
+    free(clean);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+            buf[i] = ' ';
+    size_t kl = c->key ? strlen(c->key) : 0;
+    for (size_t k = kl ? kl - 1 : 0; k >= 4; k--)
+        if (n >= k && memcmp(buf + n - k, c->key, k) == 0) {
             buf[n - k] = '\0';
             break;
         }
@@ -443,13 +479,24 @@ static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *re
         const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
         char text[SERVER_MESSAGE_MAX + 1] = "";
         if (cJSON_IsString(msg))
-            server_text(c, text, sizeof text, msg->valuestring);
+            server_text(c, text, sizeof text, SERVER_MESSAGE_MAX, msg->valuestring,
+                        strlen(msg->valuestring));
         else if (cJSON_IsString(err))
-            server_text(c, text, sizeof text, err->valuestring);
+            server_text(c, text, sizeof text, SERVER_MESSAGE_MAX, err->valuestring,
+                        strlen(err->valuestring));
         cJSON_Delete(root);
         if (text[0])
             return fail(reply, "HTTP %ld from the endpoint: %s", c->last_status, text);
         return fail(reply, "HTTP %ld from the endpoint (no error message)", c->last_status);
+    }
+    /* A raw NUL is not JSON text (RFC 8259 §7: control characters are
+     * escaped) and cJSON would end the string there, so a reply cut at it
+     * could pass the contract: refuse the whole body. */
+    const char *nul = c->body ? memchr(c->body, '\0', c->body_len) : NULL;
+    if (nul) {
+        cJSON_Delete(root);
+        return fail(reply, "malformed response: a NUL byte at offset %zu of the body (%zu bytes)",
+                    (size_t)(nul - c->body), c->body_len);
     }
     if (!root) {
         return fail(reply, "malformed response: the body (%zu bytes) is not JSON", c->body_len);
@@ -462,7 +509,8 @@ static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *re
     }
     const cJSON *finish = cJSON_GetObjectItemCaseSensitive(choice, "finish_reason");
     if (cJSON_IsString(finish))
-        snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", finish->valuestring);
+        server_text(c, reply->finish_reason, sizeof reply->finish_reason, SIZE_MAX,
+                    finish->valuestring, strlen(finish->valuestring));
     const cJSON *refusal = cJSON_GetObjectItemCaseSensitive(message, "refusal");
     if (cJSON_IsString(refusal) && refusal->valuestring[0]) {
         /* The refusal is the model's text: its length only, not its words. */

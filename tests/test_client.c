@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -147,6 +148,9 @@ static server_t start_server(const char *script_json)
     write_all(script, script_json);
     s.pid = fork();
     if (s.pid == 0) {
+        /* A failed assertion ends the test before stop_server: the server
+         * goes with it instead of holding the runner's pipe open. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         execl(CONTRACTC_PYTHON, CONTRACTC_PYTHON, CONTRACTC_SOURCE_DIR "/tests/replay_server.py",
               "--script", script, "--record", s.record, "--port-file", port_file, (char *)NULL);
         _exit(127);
@@ -364,6 +368,13 @@ static const failure_row_t failures[] = {
     {"U+0000 in the reply text",
      "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":\"{}\\u0000garbage\"},\"finish_reason\":\"stop\"}]}}",
      10000, 0, "the response holds U+0000 in a string", 200},
+    {"a raw NUL byte in the reply text",
+     "{\"status\":200,\"raw\":\"{\\\"choices\\\":[{\\\"message\\\":{\\\"content\\\":\\\"{}\\u0000garbage\\\"},"
+     "\\\"finish_reason\\\":\\\"stop\\\"}]}\"}",
+     10000, 0, "malformed response: a NUL byte at offset 37 of the body (73 bytes)", 200},
+    {"a raw NUL byte in an error text",
+     "{\"status\":400,\"raw\":\"{\\\"error\\\":{\\\"message\\\":\\\"bad\\u0000" KEY "\\\"}}\"}",
+     10000, 0, "HTTP 400 from the endpoint: bad", 400},
     {"a response over the cap", "{\"status\":200,\"bytes\":100000}", 10000, 4096,
      "the response is over 4096 bytes", 200},
     {"a server slower than the time-out", "{\"delay\":3,\"status\":200,\"json\":{}}", 300, 0,
@@ -481,6 +492,77 @@ START_TEST(a_reply_cut_by_the_token_limit_ends_truncated_without_a_repair)
 }
 END_TEST
 
+/* The key, whole or as a prefix at a cut, never leaves the client: a 401
+ * whose message ends in a key prefix the server cut, a 403 whose message has
+ * the key across the 160-byte cut, then replies whose finish_reason is the
+ * key (whole, and across the 31-byte cut). */
+START_TEST(the_key_echoed_by_the_server_never_reaches_an_error_or_the_log)
+{
+    char pad[200];
+    memset(pad, 'x', 155);
+    pad[155] = '\0';
+    char pad150[160];
+    memcpy(pad150, pad, 150);
+    pad150[150] = '\0';
+    char *r2 = completion(good_reply, KEY);
+    char *r3 = completion(good_reply, "zzzzzzzzzzzzzzzzzzzzzzzzzz" KEY);
+    char script[4096];
+    snprintf(script, sizeof script,
+             "[{\"status\":401,\"json\":{\"error\":{\"message\":\"%ssk-test-4f\"}}},"
+             "{\"status\":403,\"json\":{\"error\":{\"message\":\"%s%s\"}}},{\"status\":200,\"json\":%s},"
+             "{\"status\":200,\"json\":%s}]",
+             pad150, pad, KEY, r2, r3);
+    free(r2);
+    free(r3);
+    server_t s = start_server(script);
+    contractc_chat_client_t *client = client_for(&s, 10000, 0);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt, refund_request_prompt_len,
+                               email, strlen(email));
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = contractc_chat_model;
+    loop.model_user = client;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_OK);
+    ck_assert_uint_eq(d.attempt_count, 3);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
+    ck_assert_int_eq(d.attempts[1].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
+    /* The server's own cut: "sk-test-4f", a key prefix at the end, dropped. */
+    char want[256];
+    snprintf(want, sizeof want, "HTTP 401 from the endpoint: %s", pad150);
+    ck_assert_str_eq(d.attempts[0].error, want);
+    /* The key starts at byte 155 of 160: the mask does not fit, none of it. */
+    snprintf(want, sizeof want, "HTTP 403 from the endpoint: %s", pad);
+    ck_assert_str_eq(d.attempts[1].error, want);
+    ck_assert_str_eq(d.attempts[2].finish_reason, "[API key]");
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    e.time = "2025-05-01T09:30:00Z";
+    char *line = NULL;
+    ck_assert_int_eq(contractc_log_format(&d, &e, &rec, NULL, NULL, &line, NULL), CONTRACTC_OK);
+    ck_assert_msg(strstr(line, "sk-t") == NULL, "%s", line);
+    ck_assert_ptr_nonnull(strstr(line, "\"finish_reason\":\"[API key]\""));
+    printf("client: the key in a 401 text and a finish_reason -> \"%.40s...\" and \"%s\"\n",
+           d.attempts[0].error, d.attempts[2].finish_reason);
+    free(line);
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+
+    /* The third response: the key cut at the 31-byte finish_reason. */
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "zzzzzzzzzzzzzzzzzzzzzzzzzz");
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
 START_TEST(message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped)
 {
     char *r1 = completion(good_reply, "stop");
@@ -569,6 +651,7 @@ int main(void)
                         (int)(sizeof failures / sizeof failures[0]));
     tcase_add_test(t, a_refused_connection_is_a_model_error);
     tcase_add_test(t, a_reply_cut_by_the_token_limit_ends_truncated_without_a_repair);
+    tcase_add_test(t, the_key_echoed_by_the_server_never_reaches_an_error_or_the_log);
     tcase_add_test(t, message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped);
     tcase_add_test(t, bad_configurations_are_refused_with_the_reason);
     suite_add_tcase(s, t);
