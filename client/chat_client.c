@@ -8,26 +8,41 @@
  * reply text holds U+0000 is refused (cJSON would cut the text there, and a
  * cut reply could pass the contract).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* timegm, strncasecmp */
+#define _XOPEN_SOURCE 700 /* strptime */
 #include "chat_client.h"
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #define DEFAULT_TIMEOUT_MS 60000L
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000L
 #define DEFAULT_MAX_RESPONSE ((size_t)8 << 20)
 #define SERVER_MESSAGE_MAX 160 /* bytes of the server's error message kept */
+#define DEFAULT_MAX_ATTEMPTS 3u
+#define DEFAULT_RETRY_BASE_MS 500L
+#define DEFAULT_RETRY_CAP_MS 8000L
+#define DEFAULT_DEADLINE_MS 120000L
 
 struct contractc_chat_client {
     char *url, *model, *schema_name, *key, *temperature, *seed;
     cJSON *schema;
     long timeout_ms, connect_timeout_ms, max_tokens, last_status;
     size_t max_response;
+    /* retries */
+    unsigned max_attempts, last_attempts;
+    long retry_base_ms, retry_cap_ms, deadline_ms;
+    uint64_t rng;       /* xorshift64* state for the jitter; never 0 */
+    long retry_after_ms; /* from the last response's headers; -1: none */
     CURL *curl;
     char *reply;        /* the last reply text, owned until the next call */
     /* the response being received */
@@ -154,8 +169,9 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
         set_error(error, error_size, "temperature and seed must be JSON number text");
         return NULL;
     }
-    if (config->timeout_ms < 0 || config->connect_timeout_ms < 0 || config->max_tokens < 0) {
-        set_error(error, error_size, "time-outs and max_tokens must not be negative");
+    if (config->timeout_ms < 0 || config->connect_timeout_ms < 0 || config->max_tokens < 0 ||
+        config->retry_base_ms < 0 || config->retry_cap_ms < 0 || config->deadline_ms < 0) {
+        set_error(error, error_size, "time-outs, retry times and max_tokens must not be negative");
         return NULL;
     }
     contractc_chat_client_t *c = calloc(1, sizeof *c);
@@ -208,12 +224,28 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
         config->connect_timeout_ms ? config->connect_timeout_ms : DEFAULT_CONNECT_TIMEOUT_MS;
     c->max_response = config->max_response_bytes ? config->max_response_bytes : DEFAULT_MAX_RESPONSE;
     c->max_tokens = config->max_tokens;
+    c->max_attempts = config->max_attempts ? config->max_attempts : DEFAULT_MAX_ATTEMPTS;
+    c->retry_base_ms = config->retry_base_ms ? config->retry_base_ms : DEFAULT_RETRY_BASE_MS;
+    c->retry_cap_ms = config->retry_cap_ms ? config->retry_cap_ms : DEFAULT_RETRY_CAP_MS;
+    if (c->retry_cap_ms < c->retry_base_ms)
+        c->retry_cap_ms = c->retry_base_ms;
+    c->deadline_ms = config->deadline_ms ? config->deadline_ms
+                     : c->timeout_ms > DEFAULT_DEADLINE_MS ? c->timeout_ms : DEFAULT_DEADLINE_MS;
+    c->rng = config->jitter_seed ? (uint64_t)config->jitter_seed
+                                 : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)c;
+    if (!c->rng)
+        c->rng = 0x9E3779B97F4A7C15u;
     return c;
 }
 
 long contractc_chat_last_status(const contractc_chat_client_t *client)
 {
     return client ? client->last_status : 0;
+}
+
+unsigned contractc_chat_last_attempts(const contractc_chat_client_t *client)
+{
+    return client ? client->last_attempts : 0;
 }
 
 /* ---- the request ------------------------------------------------------------ */
@@ -471,12 +503,43 @@ static int fail(contractc_model_reply_t *reply, const char *fmt, ...)
     return 1;
 }
 
-static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *reply)
+/* The error class of an HTTP status other than 200, and whether a retry can
+ * help: 429 (unless the quota is used up) and 5xx yes; 401, 403, 400, 404,
+ * other 4xx and `insufficient_quota` no (docs/client.md). */
+static contractc_error_class_t status_class(long status, bool quota, bool *retry)
 {
+    *retry = false;
+    if (status == 429 && !quota) {
+        *retry = true;
+        return CONTRACTC_ERROR_CLASS_HTTP_429;
+    }
+    if (status >= 500 && status <= 599) {
+        *retry = true;
+        return CONTRACTC_ERROR_CLASS_HTTP_5XX;
+    }
+    if (status == 401 || status == 403)
+        return CONTRACTC_ERROR_CLASS_AUTH;
+    return CONTRACTC_ERROR_CLASS_BAD_REQUEST;
+}
+
+static bool is_string(const cJSON *j, const char *s)
+{
+    return cJSON_IsString(j) && strcmp(j->valuestring, s) == 0;
+}
+
+/* Reads the response in c->body; *retry says whether the failure (non-zero
+ * return) is one a retry can help. */
+static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *reply, bool *retry)
+{
+    *retry = false;
     cJSON *root = cJSON_ParseWithLength(c->body ? c->body : "", c->body_len);
     if (c->last_status != 200) {
         const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
         const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
+        /* OpenAI: {"error": {"code": "insufficient_quota", "type": ...}}. */
+        bool quota = is_string(cJSON_GetObjectItemCaseSensitive(err, "code"), "insufficient_quota") ||
+                     is_string(cJSON_GetObjectItemCaseSensitive(err, "type"), "insufficient_quota");
+        reply->error_class = status_class(c->last_status, quota, retry);
         char text[SERVER_MESSAGE_MAX + 1] = "";
         if (cJSON_IsString(msg))
             server_text(c, text, sizeof text, SERVER_MESSAGE_MAX, msg->valuestring,
@@ -489,6 +552,8 @@ static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *re
             return fail(reply, "HTTP %ld from the endpoint: %s", c->last_status, text);
         return fail(reply, "HTTP %ld from the endpoint (no error message)", c->last_status);
     }
+    /* From here every failure is a malformed response. */
+    reply->error_class = CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE;
     /* A raw NUL is not JSON text (RFC 8259 §7: control characters are
      * escaped) and cJSON would end the string there, so a reply cut at it
      * could pass the contract: refuse the whole body. */
@@ -534,7 +599,159 @@ static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *re
         return fail(reply, "out of memory reading the response");
     reply->text = c->reply;
     reply->len = strlen(c->reply);
+    reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
     return 0;
+}
+
+/* ---- retries ------------------------------------------------------------------ */
+
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (ms > 0 && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+/* A uniform draw from [0, n] (xorshift64*; the seed is the configuration's
+ * jitter_seed, so tests can repeat a schedule). */
+static long jitter(contractc_chat_client_t *c, long n)
+{
+    uint64_t x = c->rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    c->rng = x;
+    return n <= 0 ? 0 : (long)((x * 0x2545F4914F6CDD1Du >> 11) % ((uint64_t)n + 1));
+}
+
+/* Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP-date; and
+ * retry-after-ms, which OpenAI sends.  Sets c->retry_after_ms (-1: none or
+ * unreadable). */
+static void read_retry_after(contractc_chat_client_t *c, const char *line, size_t n)
+{
+    static const char ra[] = "retry-after:", ram[] = "retry-after-ms:";
+    char v[64];
+    bool ms = false;
+    size_t skip;
+    if (n > sizeof ram - 1 && strncasecmp(line, ram, sizeof ram - 1) == 0) {
+        ms = true;
+        skip = sizeof ram - 1;
+    } else if (n > sizeof ra - 1 && strncasecmp(line, ra, sizeof ra - 1) == 0) {
+        skip = sizeof ra - 1;
+    } else {
+        return;
+    }
+    line += skip;
+    n -= skip;
+    while (n && (*line == ' ' || *line == '\t'))
+        line++, n--;
+    while (n && (line[n - 1] == '\r' || line[n - 1] == '\n' || line[n - 1] == ' '))
+        n--;
+    if (!n || n >= sizeof v)
+        return;
+    memcpy(v, line, n);
+    v[n] = '\0';
+    bool digits = true;
+    for (size_t i = 0; i < n; i++)
+        digits = digits && is_digit(v[i]);
+    if (digits && n <= 9) {
+        long x = strtol(v, NULL, 10);
+        long got = ms ? x : x * 1000L;
+        /* retry-after-ms is the finer of the two when both come. */
+        if (ms || c->retry_after_ms < 0)
+            c->retry_after_ms = got;
+        return;
+    }
+    if (ms)
+        return;
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *end = strptime(v, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    if (end && !*end) {
+        double d = difftime(timegm(&tm), time(NULL));
+        if (c->retry_after_ms < 0)
+            c->retry_after_ms = d <= 0 ? 0 : d > 86400.0 ? 86400000L : (long)(d * 1000.0);
+    }
+}
+
+static size_t on_header(char *data, size_t size, size_t nmemb, void *user)
+{
+    size_t n = size * nmemb;
+    read_retry_after(user, data, n);
+    return n;
+}
+
+/* One HTTP exchange: posts body with headers, allowing timeout_ms. */
+static CURLcode perform(contractc_chat_client_t *c, const char *body, struct curl_slist *headers,
+                        long timeout_ms, char *curl_error)
+{
+    c->body_len = 0;
+    c->too_big = false;
+    c->last_status = 0;
+    c->retry_after_ms = -1;
+    curl_error[0] = '\0';
+    CURL *curl = c->curl;
+    curl_easy_reset(curl);
+    curl_easy_setopt(curl, CURLOPT_URL, c->url);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_POST, 1L);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+                     c->connect_timeout_ms < timeout_ms ? c->connect_timeout_ms : timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, c);
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_error);
+    CURLcode rc = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &c->last_status);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
+    return rc;
+}
+
+/* One try's outcome: 0 with a reply, or non-zero with reply->error and
+ * error_class set and *retry saying whether another try can help. */
+static int one_try(contractc_chat_client_t *c, const char *body, struct curl_slist *headers,
+                   long timeout_ms, bool deadline_bound, contractc_model_reply_t *reply, bool *retry)
+{
+    char curl_error[CURL_ERROR_SIZE];
+    *retry = false;
+    free(c->reply);
+    c->reply = NULL;
+    reply->finish_reason[0] = '\0';
+    CURLcode rc = perform(c, body, headers, timeout_ms, curl_error);
+    if (rc == CURLE_OPERATION_TIMEDOUT) {
+        reply->error_class = CONTRACTC_ERROR_CLASS_TIMEOUT;
+        *retry = !deadline_bound; /* the deadline has passed: nothing is left */
+        if (deadline_bound)
+            return fail(reply, "no complete response from %s within the deadline of %ld ms", c->url,
+                        c->deadline_ms);
+        return fail(reply, "no complete response from %s within %ld ms", c->url, timeout_ms);
+    }
+    if (c->too_big) {
+        reply->error_class = CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE;
+        return fail(reply, "the response is over %zu bytes", c->max_response);
+    }
+    if (rc != CURLE_OK) {
+        reply->error_class = CONTRACTC_ERROR_CLASS_NETWORK;
+        *retry = rc != CURLE_WRITE_ERROR && rc != CURLE_OUT_OF_MEMORY;
+        return fail(reply, "cannot reach %s: %s", c->url,
+                    curl_error[0] ? curl_error : curl_easy_strerror(rc));
+    }
+    return read_response(c, reply, retry);
 }
 
 int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
@@ -547,9 +764,8 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
         return fail(reply, "no client or no transcript");
     free(c->reply);
     c->reply = NULL;
-    c->body_len = 0;
-    c->too_big = false;
     c->last_status = 0;
+    c->last_attempts = 0;
     char *body = request_body(c, transcript);
     if (!body)
         return fail(reply, "out of memory building the request");
@@ -566,50 +782,62 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
             h = curl_slist_append(headers, auth);
             wipe(auth);
             free(auth);
+            if (!h)
+                curl_slist_free_all(headers);
             headers = h;
         } else {
+            curl_slist_free_all(headers);
             headers = NULL;
         }
     }
-    if (!headers || (c->key && !auth)) {
-        curl_slist_free_all(headers);
+    if (!headers) {
         free(body);
         return fail(reply, "out of memory building the request");
     }
 
-    char curl_error[CURL_ERROR_SIZE] = "";
-    CURL *curl = c->curl;
-    curl_easy_reset(curl);
-    curl_easy_setopt(curl, CURLOPT_URL, c->url);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_POST, 1L);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, c->timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_error);
-    CURLcode rc = curl_easy_perform(curl);
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &c->last_status);
+    /* Tries: network errors, time-outs, 429 and 5xx again after a wait of
+     * Retry-After, else full jitter over base * 2^k (capped), while the
+     * total deadline allows; anything else at once (docs/client.md). */
+    const long start = now_ms();
+    int rc = 1;
+    for (unsigned k = 0; k < c->max_attempts; k++) {
+        long left = c->deadline_ms - (now_ms() - start);
+        if (left <= 0)
+            break; /* reply->error holds the last try's error */
+        long timeout = c->timeout_ms < left ? c->timeout_ms : left;
+        bool retry = false;
+        c->last_attempts = k + 1;
+        rc = one_try(c, body, headers, timeout, timeout == left, reply, &retry);
+        if (rc == 0 || !retry || k + 1 == c->max_attempts)
+            break;
+        long wait;
+        if (c->retry_after_ms >= 0) {
+            wait = c->retry_after_ms;
+        } else {
+            long ceiling = c->retry_cap_ms;
+            if (k < 30 && (c->retry_base_ms << k) < ceiling)
+                ceiling = c->retry_base_ms << k;
+            wait = jitter(c, ceiling);
+        }
+        left = c->deadline_ms - (now_ms() - start);
+        if (wait >= left) {
+            /* Waiting would pass the deadline: give up with this error. */
+            size_t n = strlen(reply->error);
+            snprintf(reply->error + n, sizeof reply->error - n,
+                     " (no retry: a wait of %ld ms would pass the %ld ms deadline)", wait,
+                     c->deadline_ms);
+            break;
+        }
+        sleep_ms(wait);
+    }
+    if (rc != 0 && c->last_attempts > 1) {
+        size_t n = strlen(reply->error);
+        snprintf(reply->error + n, sizeof reply->error - n, " (after %u tries)", c->last_attempts);
+    }
     /* The header list held the key: wipe it before freeing. */
     for (h = headers; h; h = h->next)
         wipe(h->data);
     curl_slist_free_all(headers);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, NULL);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, NULL);
     free(body);
-
-    if (rc == CURLE_OPERATION_TIMEDOUT)
-        return fail(reply, "no complete response from %s within %ld ms", c->url,
-                    c->timeout_ms);
-    if (c->too_big)
-        return fail(reply, "the response is over %zu bytes", c->max_response);
-    if (rc != CURLE_OK)
-        return fail(reply, "cannot reach %s: %s", c->url,
-                    curl_error[0] ? curl_error : curl_easy_strerror(rc));
-    return read_response(c, reply);
+    return rc;
 }

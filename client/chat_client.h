@@ -71,6 +71,23 @@ typedef struct contractc_chat_config {
     const char *temperature;
     const char *seed;
     long max_tokens;
+    /* Retries, separate from the loop's repairs (docs/client.md): a network
+     * error, a time-out, HTTP 429 and 5xx are tried again, up to
+     * max_attempts tries in all (0: 3; 1: no retry), after waiting the
+     * response's Retry-After (seconds or an HTTP-date; retry-after-ms when
+     * sent) or else a random time in [0, min(retry_cap_ms, retry_base_ms *
+     * 2^k)] before try k + 2 ("full jitter"; 0: 500 ms and 8000 ms).  400,
+     * 401, 403, 404, other 4xx and a 429 whose error code is
+     * `insufficient_quota` are never retried.  deadline_ms bounds one call,
+     * tries and waits together (0: 120000, or timeout_ms when longer); no
+     * wait is started that would pass it, and each try gets at most what is
+     * left.  jitter_seed seeds the jitter (0: from the time and process),
+     * so a test can repeat a schedule. */
+    unsigned max_attempts;
+    long retry_base_ms;
+    long retry_cap_ms;
+    long deadline_ms;
+    unsigned long jitter_seed;
 } contractc_chat_config_t;
 
 typedef struct contractc_chat_client contractc_chat_client_t;
@@ -92,7 +109,9 @@ void contractc_chat_client_free(contractc_chat_client_t *client);
  * contractc_chat_client_t.  Posts the transcript and fills `reply`:
  * text/len stay valid until the next call with this client or its free.
  * Returns 0 with a reply, or non-zero with reply->error saying what went
- * wrong: the endpoint unreachable or too slow, an HTTP status other than
+ * wrong (and reply->error_class its kind: timeout, network, http_429,
+ * http_5xx, auth, bad_request, malformed_response), after the retries the
+ * configuration allows: the endpoint unreachable or too slow, an HTTP status other than
  * 200 (with the server's `error.message`, cut), a response over the size
  * cap, not JSON, without `choices[0].message.content`, a refusal, or a
  * reply text holding U+0000 (which C strings cannot pass on intact).
@@ -102,8 +121,12 @@ void contractc_chat_client_free(contractc_chat_client_t *client);
 int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
                          contractc_model_reply_t *reply);
 
-/* The HTTP status of the last call (0 when none was received). */
+/* The HTTP status of the last call's last try (0 when none was received). */
 long contractc_chat_last_status(const contractc_chat_client_t *client);
+
+/* How many HTTP tries the last call made (1 without retries; 0 before the
+ * first call). */
+unsigned contractc_chat_last_attempts(const contractc_chat_client_t *client);
 
 #ifdef __cplusplus
 }
