@@ -576,22 +576,43 @@ static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *re
     if (cJSON_IsString(finish))
         server_text(c, reply->finish_reason, sizeof reply->finish_reason, SIZE_MAX,
                     finish->valuestring, strlen(finish->valuestring));
+    if (has_nul_escape(c->body, c->body_len)) {
+        cJSON_Delete(root);
+        return fail(reply, "the response holds U+0000 in a string; the reply cannot be passed on intact");
+    }
     const cJSON *refusal = cJSON_GetObjectItemCaseSensitive(message, "refusal");
     if (cJSON_IsString(refusal) && refusal->valuestring[0]) {
-        /* The refusal is the model's text: its length only, not its words. */
-        size_t n = strlen(refusal->valuestring);
+        /* A refusal (OpenAI: message.refusal, content null) is handed on as
+         * finish_reason "refusal" with its words as the text, so the loop
+         * ends `refused` without a repair turn (docs/client.md); the words
+         * are kept in the attempt, not logged.  Scrubbed like every server
+         * text. */
+        snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", "refusal");
+        size_t n = 0;
+        c->reply = scrub_key(c, refusal->valuestring, strlen(refusal->valuestring), SIZE_MAX, &n);
         cJSON_Delete(root);
-        return fail(reply, "the model refused (a refusal of %zu bytes instead of a reply)", n);
+        if (!c->reply)
+            return fail(reply, "out of memory reading the response");
+        reply->text = c->reply;
+        reply->len = n;
+        reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
+        return 0;
     }
     const cJSON *content = cJSON_GetObjectItemCaseSensitive(message, "content");
+    /* A content filter stop (or a cut at the token limit) may come with
+     * content null: an empty reply, whose finish_reason the loop reads. */
+    if (cJSON_IsNull(content) && (strcmp(reply->finish_reason, "content_filter") == 0 ||
+                                  strcmp(reply->finish_reason, "length") == 0)) {
+        cJSON_Delete(root);
+        reply->text = NULL;
+        reply->len = 0;
+        reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
+        return 0;
+    }
     if (!cJSON_IsString(content)) {
         cJSON_Delete(root);
         return fail(reply, "malformed response: choices[0].message.content is %s",
                     content ? "not a string" : "missing");
-    }
-    if (has_nul_escape(c->body, c->body_len)) {
-        cJSON_Delete(root);
-        return fail(reply, "the response holds U+0000 in a string; the reply cannot be passed on intact");
     }
     c->reply = dup_or_null(content->valuestring);
     cJSON_Delete(root);

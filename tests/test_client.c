@@ -380,10 +380,11 @@ static const failure_row_t failures[] = {
     {"content that is not a string",
      "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":42},\"finish_reason\":\"stop\"}]}}", 10000,
      0, "malformed response: choices[0].message.content is not a string", 200, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
-    {"a refusal",
-     "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":null,\"refusal\":\"I will not.\"},"
+    {"content null without a refusal or a filter",
+     "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":null,\"refusal\":null},"
      "\"finish_reason\":\"stop\"}]}}",
-     10000, 0, "the model refused (a refusal of 11 bytes instead of a reply)", 200, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
+     10000, 0, "malformed response: choices[0].message.content is not a string", 200,
+     CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
     {"U+0000 in the reply text",
      "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":\"{}\\u0000garbage\"},\"finish_reason\":\"stop\"}]}}",
      10000, 0, "the response holds U+0000 in a string", 200, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
@@ -808,6 +809,97 @@ START_TEST(a_slow_body_past_the_deadline_is_a_timeout_within_the_deadline)
 }
 END_TEST
 
+/* ---- refusals and content filters -------------------------------------------- */
+
+/* One loop run (3 attempts) against `script`; the decision in *d. */
+static int loop_over(const char *script, contractc_decision_t *d, int *requests_made)
+{
+    server_t s = start_server(script);
+    contractc_chat_client_t *client = client_for(&s, 10000, 0);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt, refund_request_prompt_len,
+                               email, strlen(email));
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = contractc_chat_model;
+    loop.model_user = client;
+    refund_request_t rec;
+    int st = contractc_loop_run(&loop, &t, email, strlen(email), &rec, d);
+    if (st == CONTRACTC_OK)
+        refund_request_free(&rec);
+    cJSON *reqs = requests(&s);
+    *requests_made = cJSON_GetArraySize(reqs);
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+    return st;
+}
+
+START_TEST(an_openai_refusal_with_content_null_ends_refused_without_a_repair)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script,
+             "[{\"status\":200,\"json\":{\"id\":\"chatcmpl-r\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+             "\"message\":{\"role\":\"assistant\",\"content\":null,\"refusal\":\"I can't help with that. " KEY
+             "\"},\"finish_reason\":\"stop\"}]}},%s]",
+             ok);
+    free(ok);
+    contractc_decision_t d;
+    int n = 0;
+    ck_assert_int_eq(loop_over(script, &d, &n), CONTRACTC_REJECTED);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_REFUSED);
+    ck_assert_uint_eq(d.attempt_count, 1);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_REFUSED);
+    ck_assert_str_eq(d.attempts[0].finish_reason, "refusal");
+    /* The words are kept for the caller, the key scrubbed from them. */
+    ck_assert_str_eq(d.attempts[0].refusal, "I can't help with that. [API key]");
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    e.time = "2025-05-01T09:30:00Z";
+    char *line = NULL;
+    ck_assert_int_eq(contractc_log_format(&d, &e, NULL, NULL, NULL, &line, NULL), CONTRACTC_OK);
+    ck_assert_ptr_nonnull(strstr(line, "\"outcome\":\"refused\"}\n"));
+    ck_assert_ptr_null(strstr(line, "help with that"));
+    printf("client: OpenAI refusal, content null -> %s", line);
+    free(line);
+    contractc_decision_free(&d);
+}
+END_TEST
+
+START_TEST(a_content_filter_stop_ends_filtered_without_a_repair)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script,
+             "[{\"status\":200,\"json\":{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+             "\"content\":null},\"finish_reason\":\"content_filter\"}]}},%s]",
+             ok);
+    free(ok);
+    contractc_decision_t d;
+    int n = 0;
+    ck_assert_int_eq(loop_over(script, &d, &n), CONTRACTC_REJECTED);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_FILTERED);
+    ck_assert_uint_eq(d.attempt_count, 1);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_FILTERED);
+    ck_assert_str_eq(d.attempts[0].finish_reason, "content_filter");
+    contractc_decision_free(&d);
+    /* With partial content too. */
+    char *cut = completion("{\"order_id\":\"A-10", "content_filter");
+    snprintf(script, sizeof script, "[{\"status\":200,\"json\":%s}]", cut);
+    free(cut);
+    ck_assert_int_eq(loop_over(script, &d, &n), CONTRACTC_REJECTED);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_FILTERED);
+    contractc_decision_free(&d);
+}
+END_TEST
+
 START_TEST(message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped)
 {
     char *r1 = completion(good_reply, "stop");
@@ -905,6 +997,8 @@ int main(void)
     tcase_add_test(t, a_retry_after_past_the_deadline_is_not_waited_for);
     tcase_add_test(t, a_retry_after_http_date_in_the_past_is_retried_at_once);
     tcase_add_test(t, a_slow_body_past_the_deadline_is_a_timeout_within_the_deadline);
+    tcase_add_test(t, an_openai_refusal_with_content_null_ends_refused_without_a_repair);
+    tcase_add_test(t, a_content_filter_stop_ends_filtered_without_a_repair);
     tcase_add_test(t, message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped);
     tcase_add_test(t, bad_configurations_are_refused_with_the_reason);
     suite_add_tcase(s, t);
