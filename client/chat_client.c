@@ -43,6 +43,11 @@ struct contractc_chat_client {
     long retry_base_ms, retry_cap_ms, deadline_ms;
     uint64_t rng;       /* xorshift64* state for the jitter; never 0 */
     long retry_after_ms; /* from the last response's headers; -1: none */
+    /* the provider and request options */
+    contractc_chat_provider_t provider;
+    char *anthropic_version, *key_header;
+    struct curl_slist *extra; /* the caller's extra headers, copied */
+    bool max_completion_tokens, no_response_format;
     CURL *curl;
     char *reply;        /* the last reply text, owned until the next call */
     /* the response being received */
@@ -144,6 +149,9 @@ void contractc_chat_client_free(contractc_chat_client_t *c)
     free(c->schema_name);
     free(c->temperature);
     free(c->seed);
+    free(c->anthropic_version);
+    free(c->key_header);
+    curl_slist_free_all(c->extra);
     free(c->reply);
     free(c->body);
     cJSON_Delete(c->schema);
@@ -156,11 +164,34 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
                                                    char *error, size_t error_size)
 {
     set_error(error, error_size, "%s", "");
-    if (!config || !config->base_url || !config->model || !config->schema || !config->schema_name) {
-        set_error(error, error_size, "base_url, model, schema_name and schema are required");
+    if (!config || !config->base_url || !config->model) {
+        set_error(error, error_size, "base_url and model are required");
         return NULL;
     }
-    if (!schema_name_valid(config->schema_name)) {
+    if (config->provider != CONTRACTC_CHAT_OPENAI && config->provider != CONTRACTC_CHAT_ANTHROPIC) {
+        set_error(error, error_size, "provider must be CONTRACTC_CHAT_OPENAI or CONTRACTC_CHAT_ANTHROPIC");
+        return NULL;
+    }
+    /* response_format is sent for OpenAI-compatible endpoints unless
+     * no_response_format says not to; Anthropic Messages takes none. */
+    const bool send_format = config->provider == CONTRACTC_CHAT_OPENAI && !config->no_response_format;
+    if (send_format && (!config->schema || !config->schema_name)) {
+        set_error(error, error_size, "schema_name and schema are required (or set no_response_format)");
+        return NULL;
+    }
+    if (config->url_query && (!config->url_query[0] || strpbrk(config->url_query, "?# \t\r\n"))) {
+        set_error(error, error_size, "url_query must be a non-empty query without '?', '#' or white space");
+        return NULL;
+    }
+    for (const char *const *hd = config->extra_headers; hd && *hd; hd++) {
+        const char *colon = strchr(*hd, ':');
+        if (!colon || colon == *hd || strpbrk(*hd, "\r\n")) {
+            set_error(error, error_size, "extra header %u is not one \"Name: value\" line",
+                      (unsigned)(hd - config->extra_headers) + 1);
+            return NULL;
+        }
+    }
+    if (send_format && !schema_name_valid(config->schema_name)) {
         set_error(error, error_size, "schema_name must be 1 to 64 of [A-Za-z0-9_-]");
         return NULL;
     }
@@ -179,8 +210,11 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
         set_error(error, error_size, "out of memory");
         return NULL;
     }
-    c->schema = cJSON_ParseWithLength(config->schema, config->schema_len);
-    if (!cJSON_IsObject(c->schema)) {
+    c->provider = config->provider;
+    c->no_response_format = !send_format;
+    c->max_completion_tokens = config->use_max_completion_tokens;
+    c->schema = send_format ? cJSON_ParseWithLength(config->schema, config->schema_len) : NULL;
+    if (send_format && !cJSON_IsObject(c->schema)) {
         set_error(error, error_size, "the schema is not a JSON object");
         contractc_chat_client_free(c);
         return NULL;
@@ -204,21 +238,40 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
     size_t base = strlen(config->base_url);
     while (base && config->base_url[base - 1] == '/')
         base--;
-    static const char path[] = "/chat/completions";
-    c->url = malloc(base + sizeof path);
+    const char *path = c->provider == CONTRACTC_CHAT_ANTHROPIC ? "/messages" : "/chat/completions";
+    size_t path_len = strlen(path);
+    size_t query_len = config->url_query ? strlen(config->url_query) + 1 : 0;
+    c->url = malloc(base + path_len + query_len + 1);
+    c->anthropic_version = dup_or_null(config->anthropic_version ? config->anthropic_version : "2023-06-01");
+    c->key_header = dup_or_null(config->api_key_header ? config->api_key_header
+                                : c->provider == CONTRACTC_CHAT_ANTHROPIC ? "x-api-key"
+                                                                          : "Authorization");
+    bool extra_ok = true;
+    for (const char *const *hd = config->extra_headers; hd && *hd && extra_ok; hd++) {
+        struct curl_slist *l = curl_slist_append(c->extra, *hd);
+        extra_ok = l != NULL;
+        if (l)
+            c->extra = l;
+    }
     c->model = dup_or_null(config->model);
     c->schema_name = dup_or_null(config->schema_name);
     c->temperature = dup_or_null(config->temperature);
     c->seed = dup_or_null(config->seed);
     c->curl = curl_easy_init();
-    if (!c->url || !c->model || !c->schema_name || (config->temperature && !c->temperature) ||
-        (config->seed && !c->seed) || !c->curl) {
+    if (!c->url || !c->model || (config->schema_name && !c->schema_name) || (config->temperature && !c->temperature) ||
+        (config->seed && !c->seed) || !c->curl || !c->anthropic_version || !c->key_header ||
+        !extra_ok) {
         set_error(error, error_size, "out of memory (or libcurl failed to start)");
         contractc_chat_client_free(c);
         return NULL;
     }
     memcpy(c->url, config->base_url, base);
-    memcpy(c->url + base, path, sizeof path);
+    memcpy(c->url + base, path, path_len);
+    c->url[base + path_len] = '\0';
+    if (config->url_query) {
+        c->url[base + path_len] = '?';
+        memcpy(c->url + base + path_len + 1, config->url_query, query_len); /* with its NUL */
+    }
     c->timeout_ms = config->timeout_ms ? config->timeout_ms : DEFAULT_TIMEOUT_MS;
     c->connect_timeout_ms =
         config->connect_timeout_ms ? config->connect_timeout_ms : DEFAULT_CONNECT_TIMEOUT_MS;
@@ -325,15 +378,66 @@ static char *json_string(const char *text, size_t len)
     return out;
 }
 
-/* The request body, or NULL when out of memory. */
-static char *request_body(const contractc_chat_client_t *c, const contractc_transcript_t *t)
+/* Adds key: a JSON string of text[0..len) (escaped by json_string). */
+static bool add_text(cJSON *obj, const char *key, const char *text, size_t len)
 {
+    char *lit = json_string(text, len);
+    cJSON *raw = lit ? cJSON_CreateRaw(lit) : NULL;
+    free(lit);
+    if (!raw || !cJSON_AddItemToObject(obj, key, raw)) {
+        cJSON_Delete(raw);
+        return false;
+    }
+    return true;
+}
+
+static bool add_number(cJSON *obj, const char *key, const char *text)
+{
+    cJSON *n = cJSON_CreateRaw(text);
+    if (!n || !cJSON_AddItemToObject(obj, key, n)) {
+        cJSON_Delete(n);
+        return false;
+    }
+    return true;
+}
+
+/* The Anthropic Messages `max_tokens` when neither the loop nor the
+ * configuration says (the field is required there). */
+#define ANTHROPIC_DEFAULT_MAX_TOKENS 4096L
+
+/* The request body for the transcript, or NULL when out of memory.
+ * max_tokens: the limit to ask for (0: none; Anthropic: its default).
+ * OpenAI-compatible: messages with every role, response_format (unless
+ * turned off), max_tokens or max_completion_tokens, temperature, seed.
+ * Anthropic Messages: system messages joined into the top-level `system`,
+ * the rest as messages, max_tokens always, temperature (no seed). */
+static char *request_body(const contractc_chat_client_t *c, const contractc_transcript_t *t,
+                          long max_tokens)
+{
+    const bool anthropic = c->provider == CONTRACTC_CHAT_ANTHROPIC;
     cJSON *root = cJSON_CreateObject();
     bool ok = root && cJSON_AddStringToObject(root, "model", c->model);
+    char *system = NULL; /* Anthropic: the system messages, joined */
+    size_t system_len = 0;
     cJSON *messages = ok ? cJSON_AddArrayToObject(root, "messages") : NULL;
     ok = messages != NULL;
     for (size_t i = 0; ok && i < contractc_transcript_count(t); i++) {
         const contractc_message_t *m = contractc_transcript_at(t, (long)i);
+        if (anthropic && m->role == CONTRACTC_ROLE_SYSTEM) {
+            char *p = realloc(system, system_len + 2 + m->len + 1);
+            if (!p) {
+                ok = false;
+                break;
+            }
+            system = p;
+            if (system_len) {
+                memcpy(system + system_len, "\n\n", 2);
+                system_len += 2;
+            }
+            memcpy(system + system_len, m->text, m->len);
+            system_len += m->len;
+            continue;
+        }
         cJSON *msg = cJSON_CreateObject();
         if (!msg || !cJSON_AddItemToArray(messages, msg)) {
             cJSON_Delete(msg);
@@ -341,39 +445,37 @@ static char *request_body(const contractc_chat_client_t *c, const contractc_tran
             break;
         }
         /* From here the array owns msg. */
-        char *content = json_string(m->text, m->len);
-        cJSON *raw = content ? cJSON_CreateRaw(content) : NULL;
-        free(content);
-        ok = cJSON_AddStringToObject(msg, "role", contractc_role_name(m->role)) != NULL;
-        if (!ok || !raw || !cJSON_AddItemToObject(msg, "content", raw)) {
-            cJSON_Delete(raw);
+        ok = cJSON_AddStringToObject(msg, "role", contractc_role_name(m->role)) != NULL &&
+             add_text(msg, "content", m->text, m->len);
+    }
+    if (ok && system)
+        ok = add_text(root, "system", system, system_len);
+    free(system);
+    if (ok && !c->no_response_format) {
+        cJSON *format = cJSON_AddObjectToObject(root, "response_format");
+        cJSON *js = format ? cJSON_AddObjectToObject(format, "json_schema") : NULL;
+        cJSON *schema = js ? cJSON_Duplicate(c->schema, true) : NULL;
+        ok = js && schema && cJSON_AddStringToObject(format, "type", "json_schema") &&
+             cJSON_AddStringToObject(js, "name", c->schema_name) &&
+             cJSON_AddTrueToObject(js, "strict");
+        if (schema && !(ok && cJSON_AddItemToObject(js, "schema", schema))) {
+            cJSON_Delete(schema);
             ok = false;
         }
     }
-    cJSON *format = ok ? cJSON_AddObjectToObject(root, "response_format") : NULL;
-    cJSON *js = format ? cJSON_AddObjectToObject(format, "json_schema") : NULL;
-    cJSON *schema = js ? cJSON_Duplicate(c->schema, true) : NULL;
-    ok = js && schema && cJSON_AddStringToObject(format, "type", "json_schema") &&
-         cJSON_AddStringToObject(js, "name", c->schema_name) && cJSON_AddTrueToObject(js, "strict");
-    if (schema && !(ok && cJSON_AddItemToObject(js, "schema", schema))) {
-        cJSON_Delete(schema);
-        ok = false;
-    }
     /* Number fields go in as the caller's text: no locale-dependent
      * double formatting. */
-    if (ok && c->temperature) {
-        cJSON *n = cJSON_CreateRaw(c->temperature);
-        ok = n && cJSON_AddItemToObject(root, "temperature", n);
-    }
-    if (ok && c->seed) {
-        cJSON *n = cJSON_CreateRaw(c->seed);
-        ok = n && cJSON_AddItemToObject(root, "seed", n);
-    }
-    if (ok && c->max_tokens) {
+    if (ok && c->temperature)
+        ok = add_number(root, "temperature", c->temperature);
+    if (ok && c->seed && !anthropic)
+        ok = add_number(root, "seed", c->seed);
+    if (anthropic && !max_tokens)
+        max_tokens = ANTHROPIC_DEFAULT_MAX_TOKENS;
+    if (ok && max_tokens) {
         char num[24];
-        snprintf(num, sizeof num, "%ld", c->max_tokens);
-        cJSON *n = cJSON_CreateRaw(num);
-        ok = n && cJSON_AddItemToObject(root, "max_tokens", n);
+        snprintf(num, sizeof num, "%ld", max_tokens);
+        ok = add_number(root, !anthropic && c->max_completion_tokens ? "max_completion_tokens"
+                                                                     : "max_tokens", num);
     }
     char *body = ok ? cJSON_PrintUnformatted(root) : NULL;
     cJSON_Delete(root);
@@ -527,6 +629,68 @@ static bool is_string(const cJSON *j, const char *s)
     return cJSON_IsString(j) && strcmp(j->valuestring, s) == 0;
 }
 
+/* Anthropic Messages: the text blocks of `content`, joined, and
+ * `stop_reason` as the loop's finish reasons: end_turn and stop_sequence
+ * "stop", max_tokens "max_tokens" (truncated), refusal "refusal" (the text,
+ * if any, as the refusal's words); others as sent, scrubbed. */
+static int read_anthropic(contractc_chat_client_t *c, const cJSON *root,
+                          contractc_model_reply_t *reply)
+{
+    if (has_nul_escape(c->body, c->body_len))
+        return fail(reply, "the response holds U+0000 in a string; the reply cannot be passed on intact");
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(root, "content");
+    const cJSON *stop = cJSON_GetObjectItemCaseSensitive(root, "stop_reason");
+    if (!cJSON_IsArray(content))
+        return fail(reply, "malformed response: no content array");
+    if (cJSON_IsString(stop)) {
+        const char *r = stop->valuestring;
+        const char *mapped = strcmp(r, "end_turn") == 0 || strcmp(r, "stop_sequence") == 0 ? "stop"
+                             : strcmp(r, "max_tokens") == 0                              ? "max_tokens"
+                             : strcmp(r, "refusal") == 0                                 ? "refusal"
+                                                                                         : NULL;
+        if (mapped)
+            snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", mapped);
+        else
+            server_text(c, reply->finish_reason, sizeof reply->finish_reason, SIZE_MAX, r, strlen(r));
+    }
+    size_t total = 0;
+    const cJSON *block;
+    cJSON_ArrayForEach(block, content) {
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(block, "type");
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(block, "text");
+        if (!is_string(type, "text"))
+            continue;
+        if (!cJSON_IsString(text))
+            return fail(reply, "malformed response: a text block without a text string");
+        total += strlen(text->valuestring);
+    }
+    char *out = malloc(total + 1);
+    if (!out)
+        return fail(reply, "out of memory reading the response");
+    size_t o = 0;
+    cJSON_ArrayForEach(block, content) {
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(block, "text");
+        if (!is_string(cJSON_GetObjectItemCaseSensitive(block, "type"), "text"))
+            continue;
+        size_t n = strlen(text->valuestring);
+        memcpy(out + o, text->valuestring, n);
+        o += n;
+    }
+    out[o] = '\0';
+    if (strcmp(reply->finish_reason, "refusal") == 0) {
+        c->reply = scrub_key(c, out, o, SIZE_MAX, &o);
+        free(out);
+        if (!c->reply)
+            return fail(reply, "out of memory reading the response");
+    } else {
+        c->reply = out;
+    }
+    reply->text = c->reply;
+    reply->len = o;
+    reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
+    return 0;
+}
+
 /* Reads the response in c->body; *retry says whether the failure (non-zero
  * return) is one a retry can help. */
 static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *reply, bool *retry)
@@ -565,6 +729,11 @@ static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *re
     }
     if (!root) {
         return fail(reply, "malformed response: the body (%zu bytes) is not JSON", c->body_len);
+    }
+    if (c->provider == CONTRACTC_CHAT_ANTHROPIC) {
+        int rc = read_anthropic(c, root, reply);
+        cJSON_Delete(root);
+        return rc;
     }
     const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "choices"), 0);
     const cJSON *message = cJSON_GetObjectItemCaseSensitive(choice, "message");
@@ -787,7 +956,8 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
     c->reply = NULL;
     c->last_status = 0;
     c->last_attempts = 0;
-    char *body = request_body(c, transcript);
+    /* The loop's limit (raised by on_truncated) wins over the configured one. */
+    char *body = request_body(c, transcript, reply->max_tokens ? (long)reply->max_tokens : c->max_tokens);
     if (!body)
         return fail(reply, "out of memory building the request");
 
@@ -795,11 +965,13 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
     headers = curl_slist_append(headers, "Content-Type: application/json");
     char *auth = NULL;
     if (headers && c->key) {
-        static const char prefix[] = "Authorization: Bearer ";
-        size_t n = sizeof prefix + strlen(c->key);
+        /* "Authorization: Bearer KEY", or "NAME: KEY" for another header
+         * (x-api-key, Azure's api-key). */
+        const bool bearer = strcasecmp(c->key_header, "Authorization") == 0;
+        size_t n = strlen(c->key_header) + strlen(c->key) + 16;
         auth = malloc(n);
         if (auth) {
-            snprintf(auth, n, "%s%s", prefix, c->key);
+            snprintf(auth, n, "%s: %s%s", c->key_header, bearer ? "Bearer " : "", c->key);
             h = curl_slist_append(headers, auth);
             wipe(auth);
             free(auth);
@@ -810,6 +982,20 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
             curl_slist_free_all(headers);
             headers = NULL;
         }
+    }
+    if (headers && c->provider == CONTRACTC_CHAT_ANTHROPIC) {
+        char version[128];
+        snprintf(version, sizeof version, "anthropic-version: %s", c->anthropic_version);
+        h = curl_slist_append(headers, version);
+        if (!h)
+            curl_slist_free_all(headers);
+        headers = h;
+    }
+    for (const struct curl_slist *x = c->extra; headers && x; x = x->next) {
+        h = curl_slist_append(headers, x->data);
+        if (!h)
+            curl_slist_free_all(headers);
+        headers = h;
     }
     if (!headers) {
         free(body);

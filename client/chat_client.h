@@ -1,7 +1,7 @@
 /*
  * chat_client.h - a client for OpenAI-compatible `/v1/chat/completions`
- * endpoints that plugs into the repair loop (contractc_loop_run) as its
- * model function.  Optional: built when libcurl is found; the runtime
+ * and Anthropic `/v1/messages` endpoints that plugs into the repair loop
+ * (contractc_loop_run) as its model function (docs/client.md).  Optional: built when libcurl is found; the runtime
  * itself has no network code.
  *
  * Each call sends the whole transcript as `messages` and the contract's
@@ -29,8 +29,10 @@
  *
  * Secrets: the API key is read from the environment variable named in the
  * configuration when the client is created, sent only in the
- * Authorization header, never written to an error message (an error text
- * from the server that quotes it has it replaced by "[API key]"), and
+ * Authorization (or x-api-key) header, never written to an error message:
+ * every text taken from the server (error messages, finish_reason, a
+ * refusal) has the key replaced by "[API key]" and a tail that is a prefix
+ * of the key (4 characters or more) dropped; and it is
  * wiped when the client is freed.  Redirects are not followed (they could
  * carry the header elsewhere); only http and https are allowed.
  *
@@ -47,6 +49,20 @@
 extern "C" {
 #endif
 
+/* Which API the endpoint speaks. */
+typedef enum contractc_chat_provider {
+    /* OpenAI-compatible chat completions: POST base_url/chat/completions,
+     * "Authorization: Bearer KEY", choices[0].message.content and
+     * finish_reason (OpenAI, Azure OpenAI, vLLM, llama.cpp, Ollama, ...). */
+    CONTRACTC_CHAT_OPENAI = 0,
+    /* Anthropic Messages: POST base_url/messages ("https://api.anthropic.com/v1"),
+     * "x-api-key: KEY", "anthropic-version", max_tokens always sent,
+     * system messages as the top-level `system`; the reply is the text
+     * blocks of `content`, and `stop_reason` end_turn / stop_sequence is
+     * finish_reason "stop", max_tokens "max_tokens", refusal "refusal". */
+    CONTRACTC_CHAT_ANTHROPIC
+} contractc_chat_provider_t;
+
 typedef struct contractc_chat_config {
     /* The API's base URL ("https://api.openai.com/v1",
      * "http://127.0.0.1:8080/v1"); requests go to base_url +
@@ -56,11 +72,13 @@ typedef struct contractc_chat_config {
     /* The name of the environment variable that holds the API key
      * ("OPENAI_API_KEY"); NULL: no Authorization header (local servers). */
     const char *api_key_env;
-    /* json_schema.name: 1 to 64 of [A-Za-z0-9_-] (the contract's name). */
+    /* json_schema.name: 1 to 64 of [A-Za-z0-9_-] (the contract's name).
+     * Required when response_format is sent. */
     const char *schema_name;
     /* The schema (schema_len bytes of JSON text, an object): the contract's
-     * openai-strict dialect, NAME_schema_openai_strict_json.  Required;
-     * copied. */
+     * openai-strict dialect, NAME_schema_openai_strict_json.  Required (and
+     * copied) when response_format is sent: for CONTRACTC_CHAT_OPENAI
+     * without no_response_format. */
     const char *schema;
     size_t schema_len;
     long timeout_ms;          /* the whole request; 0: 60000 */
@@ -88,6 +106,28 @@ typedef struct contractc_chat_config {
     long retry_cap_ms;
     long deadline_ms;
     unsigned long jitter_seed;
+    /* The API (0: OpenAI-compatible). */
+    contractc_chat_provider_t provider;
+    /* Extra request headers, each one "Name: value" line, the list ended by
+     * NULL (copied); NULL: none.  E.g. {"OpenAI-Organization: org-1", NULL},
+     * {"anthropic-beta: ...", NULL}. */
+    const char *const *extra_headers;
+    /* A query appended to the URL after '?', as given (already
+     * percent-encoded): "api-version=2024-10-21" for Azure OpenAI.  NULL:
+     * none. */
+    const char *url_query;
+    /* The header that carries the key: NULL for the provider's own
+     * ("Authorization", sent as "Bearer KEY"; Anthropic "x-api-key");
+     * "api-key" for Azure OpenAI. */
+    const char *api_key_header;
+    /* The anthropic-version header's value; NULL: "2023-06-01". */
+    const char *anthropic_version;
+    /* OpenAI-compatible: send the limit as max_completion_tokens (which
+     * OpenAI's reasoning models require) instead of max_tokens. */
+    bool use_max_completion_tokens;
+    /* OpenAI-compatible: send no response_format (servers that refuse it);
+     * the contract's parser still checks every reply. */
+    bool no_response_format;
 } contractc_chat_config_t;
 
 typedef struct contractc_chat_client contractc_chat_client_t;

@@ -900,6 +900,140 @@ START_TEST(a_content_filter_stop_ends_filtered_without_a_repair)
 }
 END_TEST
 
+/* ---- providers and request options --------------------------------------------- */
+
+static const cJSON *request_at(const cJSON *reqs, int n) { return cJSON_GetArrayItem(reqs, n); }
+static const cJSON *body_at(const cJSON *reqs, int n) { return cJSON_GetObjectItem(request_at(reqs, n), "body"); }
+
+START_TEST(anthropic_messages_has_its_wire_shape_and_stop_reasons)
+{
+    const char *script =
+        "[{\"status\":200,\"json\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-x\","
+        "\"content\":[{\"type\":\"text\",\"text\":\"{\\\"order_id\\\":\"},{\"type\":\"text\",\"text\":\"\\\"A-1063\\\"}\"}],"
+        "\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,\"output_tokens\":5}}},"
+        "{\"status\":200,\"json\":{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"{\\\"order\"}],"
+        "\"stop_reason\":\"max_tokens\"}},"
+        "{\"status\":200,\"json\":{\"type\":\"message\",\"content\":[],\"stop_reason\":\"refusal\"}},"
+        "{\"status\":529,\"json\":{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}}]";
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    cfg.provider = CONTRACTC_CHAT_ANTHROPIC;
+    cfg.model = "claude-x";
+    cfg.schema = NULL; /* Anthropic takes no response_format */
+    cfg.schema_name = NULL;
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_SYSTEM, "Extract the refund.", 19);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "hello", 5);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_ASSISTANT, "{}", 2);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "again", 5);
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "stop");
+    ck_assert_uint_eq(reply.len, strlen("{\"order_id\":\"A-1063\"}"));
+    ck_assert(memcmp(reply.text, "{\"order_id\":\"A-1063\"}", reply.len) == 0);
+    memset(&reply, 0, sizeof reply);
+    reply.max_tokens = 300; /* as the loop sets it after on_truncated */
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "max_tokens");
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "refusal");
+    ck_assert_uint_eq(reply.len, 0);
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_ne(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.error, "HTTP 529 from the endpoint: Overloaded");
+    ck_assert_int_eq(reply.error_class, CONTRACTC_ERROR_CLASS_HTTP_5XX);
+
+    cJSON *reqs = requests(&s);
+    ck_assert_int_eq(cJSON_GetArraySize(reqs), 4);
+    const cJSON *req = request_at(reqs, 0);
+    ck_assert_str_eq(str_at(req, "path", NULL), "/v1/messages");
+    ck_assert_str_eq(str_at(req, "headers", "x-api-key"), KEY);
+    ck_assert_str_eq(str_at(req, "headers", "anthropic-version"), "2023-06-01");
+    ck_assert_ptr_null(str_at(req, "headers", "authorization"));
+    const cJSON *body = body_at(reqs, 0);
+    ck_assert_str_eq(str_at(body, "model", NULL), "claude-x");
+    ck_assert_str_eq(str_at(body, "system", NULL), "Extract the refund.");
+    ck_assert_int_eq(cJSON_GetObjectItem(body, "max_tokens")->valueint, 4096);
+    ck_assert_ptr_null(cJSON_GetObjectItem(body, "response_format"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(body, "seed"));
+    ck_assert_double_eq(cJSON_GetObjectItem(body, "temperature")->valuedouble, 0);
+    const cJSON *msgs = cJSON_GetObjectItem(body, "messages");
+    ck_assert_int_eq(cJSON_GetArraySize(msgs), 3);
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(msgs, 0), "role", NULL), "user");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(msgs, 0), "content", NULL), "hello");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(msgs, 1), "role", NULL), "assistant");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(msgs, 2), "content", NULL), "again");
+    ck_assert_int_eq(cJSON_GetObjectItem(body_at(reqs, 1), "max_tokens")->valueint, 300);
+    char *shown = cJSON_PrintUnformatted(body);
+    printf("client: Anthropic request body: %.300s\n", shown);
+    free(shown);
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+START_TEST(openai_options_extra_headers_url_query_max_completion_tokens_no_response_format)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script, "[%s]", ok);
+    free(ok);
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    static const char *const extra[] = {"OpenAI-Organization: org-test", "X-Trace-Id: 42", NULL};
+    cfg.extra_headers = extra;
+    cfg.url_query = "api-version=2024-10-21";
+    cfg.api_key_header = "api-key";
+    cfg.use_max_completion_tokens = true;
+    cfg.no_response_format = true;
+    cfg.max_tokens = 256;
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "hello", 5);
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    cJSON *reqs = requests(&s);
+    const cJSON *req = request_at(reqs, 0);
+    ck_assert_str_eq(str_at(req, "path", NULL), "/v1/chat/completions?api-version=2024-10-21");
+    ck_assert_str_eq(str_at(req, "headers", "api-key"), KEY);
+    ck_assert_ptr_null(str_at(req, "headers", "authorization"));
+    ck_assert_str_eq(str_at(req, "headers", "openai-organization"), "org-test");
+    ck_assert_str_eq(str_at(req, "headers", "x-trace-id"), "42");
+    const cJSON *body = body_at(reqs, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(body, "max_completion_tokens")->valueint, 256);
+    ck_assert_ptr_null(cJSON_GetObjectItem(body, "max_tokens"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(body, "response_format"));
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+
+    /* Bad options are refused with the reason. */
+    char why[256];
+    static const char *const bad[] = {"no colon here", NULL};
+    cfg.extra_headers = bad;
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "extra header 1 is not one \"Name: value\" line");
+    cfg.extra_headers = NULL;
+    cfg.url_query = "?api-version=1";
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "url_query must be a non-empty query without '?', '#' or white space");
+    cfg.url_query = NULL;
+    cfg.no_response_format = false;
+    cfg.schema = NULL;
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "schema_name and schema are required (or set no_response_format)");
+}
+END_TEST
+
 START_TEST(message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped)
 {
     char *r1 = completion(good_reply, "stop");
@@ -999,6 +1133,8 @@ int main(void)
     tcase_add_test(t, a_slow_body_past_the_deadline_is_a_timeout_within_the_deadline);
     tcase_add_test(t, an_openai_refusal_with_content_null_ends_refused_without_a_repair);
     tcase_add_test(t, a_content_filter_stop_ends_filtered_without_a_repair);
+    tcase_add_test(t, anthropic_messages_has_its_wire_shape_and_stop_reasons);
+    tcase_add_test(t, openai_options_extra_headers_url_query_max_completion_tokens_no_response_format);
     tcase_add_test(t, message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped);
     tcase_add_test(t, bad_configurations_are_refused_with_the_reason);
     suite_add_tcase(s, t);
