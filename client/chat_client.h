@@ -147,16 +147,19 @@ void contractc_chat_client_free(contractc_chat_client_t *client);
 /*
  * The loop's model function (contractc_model_fn); `client` is a
  * contractc_chat_client_t.  Posts the transcript and fills `reply`:
- * text/len stay valid until the next call with this client or its free.
- * Returns 0 with a reply, or non-zero with reply->error saying what went
- * wrong (and reply->error_class its kind: timeout, network, http_429,
- * http_5xx, auth, bad_request, malformed_response), after the retries the
- * configuration allows: the endpoint unreachable or too slow, an HTTP status other than
- * 200 (with the server's `error.message`, cut), a response over the size
- * cap, not JSON, without `choices[0].message.content`, a refusal, or a
- * reply text holding U+0000 (which C strings cannot pass on intact).
- * Message contents that are not valid UTF-8 are sent with U+FFFD in place
- * of the bad bytes.
+ * text/len stay valid until the next call with this client or its free;
+ * finish_reason as the provider said it ("stop", "length", "max_tokens",
+ * "content_filter"), or "refusal" for a refusal, whose words are then the
+ * text.  Sends reply->max_tokens, when the loop set it, as the token limit.
+ * Returns 0 with a reply, or non-zero, after the retries the configuration
+ * allows, with reply->error saying what went wrong and reply->error_class
+ * its kind (timeout, network, http_429, http_5xx, auth, bad_request,
+ * malformed_response): the endpoint unreachable or too slow, an HTTP status
+ * other than 200 (with the server's `error.message`, cut and scrubbed), a
+ * response over the size cap, not JSON, without a reply text, or holding a
+ * NUL byte or U+0000 (which C strings cannot pass on intact).  Message
+ * contents that are not valid UTF-8 are sent with U+FFFD in place of the
+ * bad bytes.
  */
 int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
                          contractc_model_reply_t *reply);

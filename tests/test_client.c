@@ -1,12 +1,16 @@
 /*
- * test_client.c - the chat-completions client against a real HTTP server on
- * loopback (tests/replay_server.py: recorded responses, recorded requests).
- * What went over the wire: the path, the key only in the Authorization
+ * test_client.c - the chat client against a real HTTP server on loopback
+ * (tests/replay_server.py: recorded responses, recorded requests, their
+ * arrival times).  What went over the wire: the path, the key only in its
  * header, the contract's openai-strict schema as response_format, and on the
- * repair request the rejected reply at -2 and the complaint at -1.  Then
- * every failure as a model error with a clear message and no key: HTTP
- * errors, malformed bodies, refusals, U+0000, a response over the cap, a
- * time-out, a refused connection; and a reply cut by the token limit.
+ * repair request the rejected reply at -2 and the complaint at -1; the
+ * Anthropic Messages shape; the request options.  Every failure as a model
+ * error with a clear message, its error class and no key (a raw NUL byte
+ * included); the key echoed by the server scrubbed from errors, finish
+ * reasons, refusals and the log; the retries (429 with Retry-After, 500 then
+ * success, 401 and insufficient_quota once, a slow body past the deadline)
+ * with their timings; a refusal, a content-filter stop and a cut reply
+ * ending the loop without a repair.
  *
  * Needs python3 (installed by scripts/install-deps.sh); without it the test
  * exits 77, which ctest reports as skipped.
