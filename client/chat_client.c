@@ -10,7 +10,7 @@
  */
 #define _DEFAULT_SOURCE /* timegm, strncasecmp */
 #define _XOPEN_SOURCE 700 /* strptime */
-#include "chat_client.h"
+#include <contractc/client.h>
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>

@@ -7,6 +7,10 @@
 #       contractcTargets*.cmake (contractc::runtime, contractc::runtime_shared,
 #       contractc::contractc), contractc_generate.cmake
 #   LIBDIR/pkgconfig/contractc-runtime.pc           pkg-config
+# and, when the chat client is built (libcurl found):
+#   LIBDIR/libcontractc_chat_client.a, include/contractc/client.h,
+#   contractcClientTargets*.cmake (contractc::client),
+#   LIBDIR/pkgconfig/contractc-client.pc
 # Every installed file locates the others relative to itself, so an install
 # tree can be moved or installed with any --prefix.
 include(CMakePackageConfigHelpers)
@@ -47,3 +51,23 @@ install(FILES
   DESTINATION ${CONTRACTC_INSTALL_CMAKEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/runtime/contractc-runtime.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The chat client: its own export set, so that contractcConfig.cmake loads
+# it only where libcurl and cJSON are found.  The .pc file takes the
+# runtime's relocatable path lines (runtime/CMakeLists.txt).
+if(TARGET contractc_chat_client)
+  install(TARGETS contractc_chat_client EXPORT contractcClientTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/client/include/contractc/client.h
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/contractc)
+  install(EXPORT contractcClientTargets
+    NAMESPACE contractc::
+    DESTINATION ${CONTRACTC_INSTALL_CMAKEDIR})
+  foreach(_v CONTRACTC_PC_PREFIX_LINE CONTRACTC_PC_LIBDIR CONTRACTC_PC_INCLUDEDIR)
+    get_directory_property(${_v} DIRECTORY ${PROJECT_SOURCE_DIR}/runtime DEFINITION ${_v})
+  endforeach()
+  configure_file(${PROJECT_SOURCE_DIR}/client/contractc-client.pc.in
+    ${PROJECT_BINARY_DIR}/client/contractc-client.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/client/contractc-client.pc
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
