@@ -7,6 +7,10 @@
 #       contractcTargets*.cmake (contractc::runtime, contractc::runtime_shared,
 #       contractc::contractc), contractc_generate.cmake
 #   LIBDIR/pkgconfig/contractc-runtime.pc           pkg-config
+# and, when the chat client is built (libcurl found):
+#   LIBDIR/libcontractc_chat_client.a, include/contractc/client.h,
+#   contractcClientTargets*.cmake (contractc::client),
+#   LIBDIR/pkgconfig/contractc-client.pc
 # The CMake package locates the other files relative to itself, so an
 # install tree can be moved.  A .pc file names the prefix it is installed to
 # (`--prefix P`, else CMAKE_INSTALL_PREFIX): pkg-config's answers are then
@@ -75,3 +79,17 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/cmake/contractc_generate.cmake
   DESTINATION ${CONTRACTC_INSTALL_CMAKEDIR})
 contractc_install_pkgconfig(${PROJECT_SOURCE_DIR}/runtime/contractc-runtime.pc.in contractc-runtime)
+
+# The chat client: its own export set, so that contractcConfig.cmake loads
+# it only where libcurl and cJSON are found.  The .pc file takes the
+# same prefix and path lines as the runtime's (contractc_install_pkgconfig).
+if(TARGET contractc_chat_client)
+  install(TARGETS contractc_chat_client EXPORT contractcClientTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/client/include/contractc/client.h
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/contractc)
+  install(EXPORT contractcClientTargets
+    NAMESPACE contractc::
+    DESTINATION ${CONTRACTC_INSTALL_CMAKEDIR})
+  contractc_install_pkgconfig(${PROJECT_SOURCE_DIR}/client/contractc-client.pc.in contractc-client)
+endif()

@@ -12,13 +12,18 @@ SCRIPT.json is a JSON array; the n-th request gets the n-th entry:
     {"status": 500, "text": "..."}        the body as text
     {"delay": 2.5, ...}                   wait that many seconds first
     {"bytes": 100000, ...}                a body of that many "x" bytes
+    {"raw": "..."}                        the body as bytes: each character
+                                          U+0000..U+00FF one byte (a raw NUL)
+    {"headers": {"Retry-After": "1"}}     extra response headers
+    {"body_delay": 2.0, ...}              send the headers and the first half
+                                          of the body, wait, then the rest
 After the script is used up, every request gets HTTP 500 with the error
 message "replay script exhausted".
 
 REQUESTS.jsonl gets one JSON object per request, written (and flushed)
 before the response is sent: {"n", "method", "path", "headers" (names in
 lower case), "body" (parsed JSON, or null), "raw" (the body as text when it
-is not JSON)}.
+is not JSON), "t" (time.time() when the request was read, seconds)}.
 
 PORT gets the port number once the server listens (written to a temporary
 name, then renamed, so a reader never sees half of it).  Port 0 (the
@@ -65,7 +70,7 @@ def main():
             with lock:
                 n = state["n"]
                 state["n"] += 1
-                entry = {"n": n, "method": "POST", "path": self.path,
+                entry = {"n": n, "t": time.time(), "method": "POST", "path": self.path,
                          "headers": {k.lower(): v for k, v in self.headers.items()},
                          "body": body, "raw": raw_text}
                 record.write(json.dumps(entry, ensure_ascii=False) + "\n")
@@ -77,6 +82,9 @@ def main():
             if "json" in step:
                 out = json.dumps(step["json"]).encode("utf-8")
                 ctype = "application/json"
+            elif "raw" in step:
+                out = step["raw"].encode("latin-1")
+                ctype = "application/json"
             elif "bytes" in step:
                 out = b"x" * int(step["bytes"])
                 ctype = "text/plain"
@@ -87,7 +95,15 @@ def main():
                 self.send_response(int(step.get("status", 200)))
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(out)))
+                for name, value in step.get("headers", {}).items():
+                    self.send_header(name, value)
                 self.end_headers()
+                if step.get("body_delay"):
+                    half = len(out) // 2
+                    self.wfile.write(out[:half])
+                    self.wfile.flush()
+                    time.sleep(float(step["body_delay"]))
+                    out = out[half:]
                 self.wfile.write(out)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a time-out test)

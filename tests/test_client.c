@@ -1,12 +1,16 @@
 /*
- * test_client.c - the chat-completions client against a real HTTP server on
- * loopback (tests/replay_server.py: recorded responses, recorded requests).
- * What went over the wire: the path, the key only in the Authorization
+ * test_client.c - the chat client against a real HTTP server on loopback
+ * (tests/replay_server.py: recorded responses, recorded requests, their
+ * arrival times).  What went over the wire: the path, the key only in its
  * header, the contract's openai-strict schema as response_format, and on the
- * repair request the rejected reply at -2 and the complaint at -1.  Then
- * every failure as a model error with a clear message and no key: HTTP
- * errors, malformed bodies, refusals, U+0000, a response over the cap, a
- * time-out, a refused connection; and a reply cut by the token limit.
+ * repair request the rejected reply at -2 and the complaint at -1; the
+ * Anthropic Messages shape; the request options.  Every failure as a model
+ * error with a clear message, its error class and no key (a raw NUL byte
+ * included); the key echoed by the server scrubbed from errors, finish
+ * reasons, refusals and the log; the retries (429 with Retry-After, 500 then
+ * success, 401 and insufficient_quota once, a slow body past the deadline)
+ * with their timings; a refusal, a content-filter stop and a cut reply
+ * ending the loop without a repair.
  *
  * Needs python3 (installed by scripts/install-deps.sh); without it the test
  * exits 77, which ctest reports as skipped.
@@ -19,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -140,13 +145,19 @@ static server_t start_server(const char *script_json)
     server_t s;
     memset(&s, 0, sizeof s);
     char script[320], port_file[320];
+    /* Each test may run in its own forked process: the pid keeps the
+     * names apart. */
     int n = server_count++;
-    snprintf(script, sizeof script, "%s/script%d.json", tmpdir, n);
-    snprintf(port_file, sizeof port_file, "%s/port%d", tmpdir, n);
-    snprintf(s.record, sizeof s.record, "%s/requests%d.jsonl", tmpdir, n);
+    long pid = (long)getpid();
+    snprintf(script, sizeof script, "%s/script%ld-%d.json", tmpdir, pid, n);
+    snprintf(port_file, sizeof port_file, "%s/port%ld-%d", tmpdir, pid, n);
+    snprintf(s.record, sizeof s.record, "%s/requests%ld-%d.jsonl", tmpdir, pid, n);
     write_all(script, script_json);
     s.pid = fork();
     if (s.pid == 0) {
+        /* A failed assertion ends the test before stop_server: the server
+         * goes with it instead of holding the runner's pipe open. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         execl(CONTRACTC_PYTHON, CONTRACTC_PYTHON, CONTRACTC_SOURCE_DIR "/tests/replay_server.py",
               "--script", script, "--record", s.record, "--port-file", port_file, (char *)NULL);
         _exit(127);
@@ -209,13 +220,16 @@ static char *completion(const char *content, const char *finish)
     return text;
 }
 
-static contractc_chat_client_t *client_for(const server_t *s, long timeout_ms, size_t max_response)
+static char url_buf[64];
+
+/* The test configuration for server s, without retries (max_attempts 1):
+ * the retry tests set their own. */
+static contractc_chat_config_t config_for(const server_t *s, long timeout_ms, size_t max_response)
 {
-    char url[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/v1", s ? s->port : 9);
+    snprintf(url_buf, sizeof url_buf, "http://127.0.0.1:%d/v1", s ? s->port : 9);
     contractc_chat_config_t cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.base_url = url;
+    cfg.base_url = url_buf;
     cfg.model = "replay-model";
     cfg.api_key_env = KEY_VAR;
     cfg.schema_name = "refund_request";
@@ -225,10 +239,22 @@ static contractc_chat_client_t *client_for(const server_t *s, long timeout_ms, s
     cfg.seed = "7";
     cfg.timeout_ms = timeout_ms;
     cfg.max_response_bytes = max_response;
+    cfg.max_attempts = 1;
+    return cfg;
+}
+
+static contractc_chat_client_t *client_with(const contractc_chat_config_t *cfg)
+{
     char why[256];
-    contractc_chat_client_t *c = contractc_chat_client_new(&cfg, why, sizeof why);
+    contractc_chat_client_t *c = contractc_chat_client_new(cfg, why, sizeof why);
     ck_assert_msg(c != NULL, "%s", why);
     return c;
+}
+
+static contractc_chat_client_t *client_for(const server_t *s, long timeout_ms, size_t max_response)
+{
+    contractc_chat_config_t cfg = config_for(s, timeout_ms, max_response);
+    return client_with(&cfg);
 }
 
 static const char *str_at(const cJSON *o, const char *path1, const char *path2)
@@ -340,34 +366,43 @@ typedef struct failure_row {
     size_t max_response;
     const char *error;     /* the start (or a fragment) of the message */
     long status;
+    contractc_error_class_t error_class;
 } failure_row_t;
 
 static const failure_row_t failures[] = {
     {"HTTP 500 with an error message", "{\"status\":500,\"json\":{\"error\":{\"message\":\"the server exploded\"}}}",
-     10000, 0, "HTTP 500 from the endpoint: the server exploded", 500},
+     10000, 0, "HTTP 500 from the endpoint: the server exploded", 500, CONTRACTC_ERROR_CLASS_HTTP_5XX},
     {"HTTP 401 whose message quotes the key",
      "{\"status\":401,\"json\":{\"error\":{\"message\":\"Incorrect API key provided: " KEY ".\"}}}", 10000, 0,
-     "HTTP 401 from the endpoint: Incorrect API key provided: [API key].", 401},
+     "HTTP 401 from the endpoint: Incorrect API key provided: [API key].", 401, CONTRACTC_ERROR_CLASS_AUTH},
     {"HTTP 429 without a JSON body", "{\"status\":429,\"text\":\"slow down\"}", 10000, 0,
-     "HTTP 429 from the endpoint (no error message)", 429},
+     "HTTP 429 from the endpoint (no error message)", 429, CONTRACTC_ERROR_CLASS_HTTP_429},
     {"a body that is not JSON", "{\"status\":200,\"text\":\"<html>hello</html>\"}", 10000, 0,
-     "malformed response: the body (18 bytes) is not JSON", 200},
+     "malformed response: the body (18 bytes) is not JSON", 200, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
     {"no choices", "{\"status\":200,\"json\":{\"choices\":[]}}", 10000, 0,
-     "malformed response: no choices[0].message", 200},
+     "malformed response: no choices[0].message", 200, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
     {"content that is not a string",
      "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":42},\"finish_reason\":\"stop\"}]}}", 10000,
-     0, "malformed response: choices[0].message.content is not a string", 200},
-    {"a refusal",
-     "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":null,\"refusal\":\"I will not.\"},"
+     0, "malformed response: choices[0].message.content is not a string", 200, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
+    {"content null without a refusal or a filter",
+     "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":null,\"refusal\":null},"
      "\"finish_reason\":\"stop\"}]}}",
-     10000, 0, "the model refused (a refusal of 11 bytes instead of a reply)", 200},
+     10000, 0, "malformed response: choices[0].message.content is not a string", 200,
+     CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
     {"U+0000 in the reply text",
      "{\"status\":200,\"json\":{\"choices\":[{\"message\":{\"content\":\"{}\\u0000garbage\"},\"finish_reason\":\"stop\"}]}}",
-     10000, 0, "the response holds U+0000 in a string", 200},
+     10000, 0, "the response holds U+0000 in a string", 200, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
+    {"a raw NUL byte in the reply text",
+     "{\"status\":200,\"raw\":\"{\\\"choices\\\":[{\\\"message\\\":{\\\"content\\\":\\\"{}\\u0000garbage\\\"},"
+     "\\\"finish_reason\\\":\\\"stop\\\"}]}\"}",
+     10000, 0, "malformed response: a NUL byte at offset 37 of the body (73 bytes)", 200, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
+    {"a raw NUL byte in an error text",
+     "{\"status\":400,\"raw\":\"{\\\"error\\\":{\\\"message\\\":\\\"bad\\u0000" KEY "\\\"}}\"}",
+     10000, 0, "HTTP 400 from the endpoint: bad", 400, CONTRACTC_ERROR_CLASS_BAD_REQUEST},
     {"a response over the cap", "{\"status\":200,\"bytes\":100000}", 10000, 4096,
-     "the response is over 4096 bytes", 200},
+     "the response is over 4096 bytes", 200, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE},
     {"a server slower than the time-out", "{\"delay\":3,\"status\":200,\"json\":{}}", 300, 0,
-     "no complete response from http://127.0.0.1:", 0},
+     "no complete response from http://127.0.0.1:", 0, CONTRACTC_ERROR_CLASS_TIMEOUT},
 };
 
 START_TEST(every_failure_is_a_model_error_with_a_clear_message_and_no_key)
@@ -388,7 +423,9 @@ START_TEST(every_failure_is_a_model_error_with_a_clear_message_and_no_key)
                   reply.error, row->error);
     ck_assert_msg(strstr(reply.error, "SECRET") == NULL, "%s: the key is in \"%s\"", row->name, reply.error);
     ck_assert_int_eq(contractc_chat_last_status(client), row->status);
-    printf("client: %-36s -> %s\n", row->name, reply.error);
+    ck_assert_msg(reply.error_class == row->error_class, "%s: error class %s", row->name,
+                  contractc_error_class_name(reply.error_class));
+    printf("client: %-36s -> [%s] %s\n", row->name, contractc_error_class_name(reply.error_class), reply.error);
     contractc_transcript_clear(&t);
     contractc_chat_client_free(client);
     stop_server(&s);
@@ -418,7 +455,21 @@ START_TEST(a_refused_connection_is_a_model_error)
     memset(&reply, 0, sizeof reply);
     ck_assert_int_ne(contractc_chat_model(client, &t, &reply), 0);
     ck_assert_msg(strncmp(reply.error, "cannot reach http://127.0.0.1:", 30) == 0, "%s", reply.error);
-    printf("client: %-36s -> %s\n", "a refused connection", reply.error);
+    ck_assert_int_eq(reply.error_class, CONTRACTC_ERROR_CLASS_NETWORK);
+    printf("client: %-36s -> [%s] %s\n", "a refused connection", contractc_error_class_name(reply.error_class),
+           reply.error);
+    contractc_chat_client_free(client);
+    /* A network error is retried: three tries, 10 to 20 ms apart. */
+    contractc_chat_config_t cfg = config_for(&fake, 2000, 0);
+    cfg.max_attempts = 3;
+    cfg.retry_base_ms = 10;
+    cfg.retry_cap_ms = 20;
+    client = client_with(&cfg);
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_ne(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_uint_eq(contractc_chat_last_attempts(client), 3);
+    ck_assert_int_eq(reply.error_class, CONTRACTC_ERROR_CLASS_NETWORK);
+    ck_assert_msg(strstr(reply.error, "(after 3 tries)") != NULL, "%s", reply.error);
     contractc_transcript_clear(&t);
     contractc_chat_client_free(client);
 }
@@ -478,6 +529,512 @@ START_TEST(a_reply_cut_by_the_token_limit_ends_truncated_without_a_repair)
     contractc_transcript_clear(&t);
     contractc_chat_client_free(client);
     stop_server(&s);
+}
+END_TEST
+
+/* The key, whole or as a prefix at a cut, never leaves the client: a 401
+ * whose message ends in a key prefix the server cut, a 403 whose message has
+ * the key across the 160-byte cut, then replies whose finish_reason is the
+ * key (whole, and across the 31-byte cut). */
+START_TEST(the_key_echoed_by_the_server_never_reaches_an_error_or_the_log)
+{
+    char pad[200];
+    memset(pad, 'x', 155);
+    pad[155] = '\0';
+    char pad150[160];
+    memcpy(pad150, pad, 150);
+    pad150[150] = '\0';
+    char *r2 = completion(good_reply, KEY);
+    char *r3 = completion(good_reply, "zzzzzzzzzzzzzzzzzzzzzzzzzz" KEY);
+    char script[4096];
+    snprintf(script, sizeof script,
+             "[{\"status\":401,\"json\":{\"error\":{\"message\":\"%ssk-test-4f\"}}},"
+             "{\"status\":403,\"json\":{\"error\":{\"message\":\"%s%s\"}}},{\"status\":200,\"json\":%s},"
+             "{\"status\":200,\"json\":%s}]",
+             pad150, pad, KEY, r2, r3);
+    free(r2);
+    free(r3);
+    server_t s = start_server(script);
+    contractc_chat_client_t *client = client_for(&s, 10000, 0);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt, refund_request_prompt_len,
+                               email, strlen(email));
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = contractc_chat_model;
+    loop.model_user = client;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_OK);
+    ck_assert_uint_eq(d.attempt_count, 3);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
+    ck_assert_int_eq(d.attempts[1].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
+    /* The server's own cut: "sk-test-4f", a key prefix at the end, dropped. */
+    char want[256];
+    snprintf(want, sizeof want, "HTTP 401 from the endpoint: %s", pad150);
+    ck_assert_str_eq(d.attempts[0].error, want);
+    /* The key starts at byte 155 of 160: the mask does not fit, none of it. */
+    snprintf(want, sizeof want, "HTTP 403 from the endpoint: %s", pad);
+    ck_assert_str_eq(d.attempts[1].error, want);
+    ck_assert_str_eq(d.attempts[2].finish_reason, "[API key]");
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    e.time = "2025-05-01T09:30:00Z";
+    char *line = NULL;
+    ck_assert_int_eq(contractc_log_format(&d, &e, &rec, NULL, NULL, &line, NULL), CONTRACTC_OK);
+    ck_assert_msg(strstr(line, "sk-t") == NULL, "%s", line);
+    ck_assert_ptr_nonnull(strstr(line, "\"finish_reason\":\"[API key]\""));
+    printf("client: the key in a 401 text and a finish_reason -> \"%.40s...\" and \"%s\"\n",
+           d.attempts[0].error, d.attempts[2].finish_reason);
+    free(line);
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+
+    /* The third response: the key cut at the 31-byte finish_reason. */
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "zzzzzzzzzzzzzzzzzzzzzzzzzz");
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+/* ---- retries ------------------------------------------------------------------ */
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The server-side arrival time of request n (seconds). */
+static double request_time(const cJSON *reqs, int n)
+{
+    return cJSON_GetObjectItem(cJSON_GetArrayItem(reqs, n), "t")->valuedouble;
+}
+
+typedef struct retry_run {
+    int rc;
+    contractc_model_reply_t reply;
+    unsigned tries;
+    int requests;
+    double elapsed_s;  /* the whole call, as the caller saw it */
+    double gap_s;      /* between the first two requests, as the server saw them */
+} retry_run_t;
+
+/* One call of the model function against `script`, with retries: max 3
+ * tries, base/cap in ms, deadline in ms, jitter seed 7. */
+static retry_run_t retry_call(const char *script, long base_ms, long cap_ms, long deadline_ms,
+                              long timeout_ms)
+{
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, timeout_ms, 0);
+    cfg.max_attempts = 3;
+    cfg.retry_base_ms = base_ms;
+    cfg.retry_cap_ms = cap_ms;
+    cfg.deadline_ms = deadline_ms;
+    cfg.jitter_seed = 7;
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "hello", 5);
+    retry_run_t r;
+    memset(&r, 0, sizeof r);
+    double t0 = mono_s();
+    r.rc = contractc_chat_model(client, &t, &r.reply);
+    r.elapsed_s = mono_s() - t0;
+    r.tries = contractc_chat_last_attempts(client);
+    r.reply.text = NULL; /* owned by the client, freed below */
+    cJSON *reqs = requests(&s);
+    r.requests = cJSON_GetArraySize(reqs);
+    r.gap_s = r.requests >= 2 ? request_time(reqs, 1) - request_time(reqs, 0) : 0;
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+    return r;
+}
+
+static char *ok_step(void)
+{
+    char *r = completion(good_reply, "stop");
+    size_t n = strlen(r) + 32;
+    char *step = malloc(n);
+    snprintf(step, n, "{\"status\":200,\"json\":%s}", r);
+    free(r);
+    return step;
+}
+
+START_TEST(a_429_is_retried_after_its_retry_after)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script,
+             "[{\"status\":429,\"headers\":{\"Retry-After\":\"1\"},\"json\":{\"error\":{\"message\":\"Rate limit "
+             "reached\",\"type\":\"requests\",\"code\":\"rate_limit_exceeded\"}}},%s]",
+             ok);
+    free(ok);
+    /* base 10 ms: only Retry-After can make the wait a second. */
+    retry_run_t r = retry_call(script, 10, 20, 10000, 5000);
+    ck_assert_msg(r.rc == 0, "%s", r.reply.error);
+    ck_assert_int_eq(r.requests, 2);
+    ck_assert_uint_eq(r.tries, 2);
+    ck_assert_msg(r.gap_s >= 0.95 && r.gap_s < 2.0, "the retry came %.3f s after the 429", r.gap_s);
+    printf("client: 429 with Retry-After: 1 -> retried after %.3f s (call %.3f s, 2 requests)\n", r.gap_s,
+           r.elapsed_s);
+}
+END_TEST
+
+START_TEST(a_500_then_success_is_two_requests_with_a_jittered_backoff)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script, "[{\"status\":500,\"json\":{\"error\":{\"message\":\"boom\"}}},%s]", ok);
+    free(ok);
+    retry_run_t r = retry_call(script, 200, 400, 10000, 5000);
+    ck_assert_msg(r.rc == 0, "%s", r.reply.error);
+    ck_assert_int_eq(r.requests, 2);
+    ck_assert_str_eq(r.reply.finish_reason, "stop");
+    /* Full jitter over [0, 200 ms] for the first retry. */
+    ck_assert_msg(r.gap_s < 0.2 + 0.3, "the retry came %.3f s after the 500", r.gap_s);
+    printf("client: 500 then 200 -> retried after %.3f s (base 200 ms, seed 7; call %.3f s, 2 requests)\n",
+           r.gap_s, r.elapsed_s);
+}
+END_TEST
+
+START_TEST(every_5xx_is_retried_up_to_max_attempts_then_fails_http_5xx)
+{
+    const char *script = "[{\"status\":503,\"json\":{\"error\":{\"message\":\"overloaded\"}}},"
+                         "{\"status\":502,\"text\":\"bad gateway\"},"
+                         "{\"status\":500,\"json\":{\"error\":{\"message\":\"still down\"}}}]";
+    retry_run_t r = retry_call(script, 20, 40, 10000, 5000);
+    ck_assert_int_ne(r.rc, 0);
+    ck_assert_int_eq(r.requests, 3);
+    ck_assert_int_eq(r.reply.error_class, CONTRACTC_ERROR_CLASS_HTTP_5XX);
+    ck_assert_str_eq(r.reply.error, "HTTP 500 from the endpoint: still down (after 3 tries)");
+    printf("client: 503, 502, 500 -> [%s] %s in %.3f s\n", contractc_error_class_name(r.reply.error_class),
+           r.reply.error, r.elapsed_s);
+}
+END_TEST
+
+START_TEST(a_401_is_sent_once)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script,
+             "[{\"status\":401,\"json\":{\"error\":{\"message\":\"Incorrect API key provided\","
+             "\"code\":\"invalid_api_key\"}}},%s]",
+             ok);
+    free(ok);
+    retry_run_t r = retry_call(script, 10, 20, 10000, 5000);
+    ck_assert_int_ne(r.rc, 0);
+    ck_assert_int_eq(r.requests, 1);
+    ck_assert_uint_eq(r.tries, 1);
+    ck_assert_int_eq(r.reply.error_class, CONTRACTC_ERROR_CLASS_AUTH);
+    ck_assert_str_eq(r.reply.error, "HTTP 401 from the endpoint: Incorrect API key provided");
+    printf("client: 401 -> [%s] once, %.3f s\n", contractc_error_class_name(r.reply.error_class), r.elapsed_s);
+}
+END_TEST
+
+START_TEST(insufficient_quota_is_sent_once)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script,
+             "[{\"status\":429,\"headers\":{\"Retry-After\":\"1\"},\"json\":{\"error\":{\"message\":\"You exceeded "
+             "your current quota\",\"type\":\"insufficient_quota\",\"code\":\"insufficient_quota\"}}},%s]",
+             ok);
+    free(ok);
+    retry_run_t r = retry_call(script, 10, 20, 10000, 5000);
+    ck_assert_int_ne(r.rc, 0);
+    ck_assert_int_eq(r.requests, 1);
+    ck_assert_int_eq(r.reply.error_class, CONTRACTC_ERROR_CLASS_BAD_REQUEST);
+    ck_assert_msg(r.elapsed_s < 0.5, "%.3f s: waited for a retry that cannot help", r.elapsed_s);
+    printf("client: 429 insufficient_quota -> [%s] once, %.3f s\n", contractc_error_class_name(r.reply.error_class),
+           r.elapsed_s);
+}
+END_TEST
+
+START_TEST(a_retry_after_past_the_deadline_is_not_waited_for)
+{
+    const char *script = "[{\"status\":429,\"headers\":{\"Retry-After\":\"30\"},\"json\":{\"error\":{\"message\":"
+                         "\"slow down\"}}},{\"status\":200,\"json\":{}}]";
+    retry_run_t r = retry_call(script, 10, 20, 2000, 1000);
+    ck_assert_int_ne(r.rc, 0);
+    ck_assert_int_eq(r.requests, 1);
+    ck_assert_int_eq(r.reply.error_class, CONTRACTC_ERROR_CLASS_HTTP_429);
+    ck_assert_msg(r.elapsed_s < 0.5, "%.3f s", r.elapsed_s);
+    ck_assert_msg(strstr(r.reply.error, "(no retry: a wait of 30000 ms would pass the 2000 ms deadline)"), "%s",
+                  r.reply.error);
+    printf("client: 429 Retry-After: 30, deadline 2 s -> %s (%.3f s)\n", r.reply.error, r.elapsed_s);
+}
+END_TEST
+
+START_TEST(a_retry_after_http_date_in_the_past_is_retried_at_once)
+{
+    char date[64];
+    time_t past = time(NULL) - 10;
+    struct tm tm;
+    gmtime_r(&past, &tm);
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script, "[{\"status\":503,\"headers\":{\"Retry-After\":\"%s\"},\"text\":\"\"},%s]", date,
+             ok);
+    free(ok);
+    /* base 2 s: without the date the jitter could wait up to 2 s. */
+    retry_run_t r = retry_call(script, 2000, 2000, 10000, 5000);
+    ck_assert_msg(r.rc == 0, "%s", r.reply.error);
+    ck_assert_int_eq(r.requests, 2);
+    ck_assert_msg(r.gap_s < 0.3, "%.3f s", r.gap_s);
+}
+END_TEST
+
+START_TEST(a_slow_body_past_the_deadline_is_a_timeout_within_the_deadline)
+{
+    char *r1 = completion(good_reply, "stop");
+    char script[4096];
+    snprintf(script, sizeof script, "[{\"status\":200,\"body_delay\":5,\"json\":%s}]", r1);
+    free(r1);
+    retry_run_t r = retry_call(script, 10, 20, 1500, 10000);
+    ck_assert_int_ne(r.rc, 0);
+    ck_assert_int_eq(r.reply.error_class, CONTRACTC_ERROR_CLASS_TIMEOUT);
+    ck_assert_int_eq(r.requests, 1);
+    ck_assert_msg(strstr(r.reply.error, "within the deadline of 1500 ms") != NULL, "%s", r.reply.error);
+    ck_assert_ptr_null(strstr(r.reply.error, "no retry"));
+    ck_assert_msg(r.elapsed_s >= 1.4 && r.elapsed_s < 1.5 + 0.5, "%.3f s", r.elapsed_s);
+    printf("client: a body stalled 5 s, deadline 1.5 s -> [%s] after %.3f s: %s\n",
+           contractc_error_class_name(r.reply.error_class), r.elapsed_s, r.reply.error);
+}
+END_TEST
+
+/* ---- refusals and content filters -------------------------------------------- */
+
+/* One loop run (3 attempts) against `script`; the decision in *d. */
+static int loop_over(const char *script, contractc_decision_t *d, int *requests_made)
+{
+    server_t s = start_server(script);
+    contractc_chat_client_t *client = client_for(&s, 10000, 0);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt, refund_request_prompt_len,
+                               email, strlen(email));
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = contractc_chat_model;
+    loop.model_user = client;
+    refund_request_t rec;
+    int st = contractc_loop_run(&loop, &t, email, strlen(email), &rec, d);
+    if (st == CONTRACTC_OK)
+        refund_request_free(&rec);
+    cJSON *reqs = requests(&s);
+    *requests_made = cJSON_GetArraySize(reqs);
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+    return st;
+}
+
+START_TEST(an_openai_refusal_with_content_null_ends_refused_without_a_repair)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script,
+             "[{\"status\":200,\"json\":{\"id\":\"chatcmpl-r\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+             "\"message\":{\"role\":\"assistant\",\"content\":null,\"refusal\":\"I can't help with that. " KEY
+             "\"},\"finish_reason\":\"stop\"}]}},%s]",
+             ok);
+    free(ok);
+    contractc_decision_t d;
+    int n = 0;
+    ck_assert_int_eq(loop_over(script, &d, &n), CONTRACTC_REJECTED);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_REFUSED);
+    ck_assert_uint_eq(d.attempt_count, 1);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_REFUSED);
+    ck_assert_str_eq(d.attempts[0].finish_reason, "refusal");
+    /* The words are kept for the caller, the key scrubbed from them. */
+    ck_assert_str_eq(d.attempts[0].refusal, "I can't help with that. [API key]");
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    e.time = "2025-05-01T09:30:00Z";
+    char *line = NULL;
+    ck_assert_int_eq(contractc_log_format(&d, &e, NULL, NULL, NULL, &line, NULL), CONTRACTC_OK);
+    ck_assert_ptr_nonnull(strstr(line, "\"outcome\":\"refused\"}\n"));
+    ck_assert_ptr_null(strstr(line, "help with that"));
+    printf("client: OpenAI refusal, content null -> %s", line);
+    free(line);
+    contractc_decision_free(&d);
+}
+END_TEST
+
+START_TEST(a_content_filter_stop_ends_filtered_without_a_repair)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script,
+             "[{\"status\":200,\"json\":{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+             "\"content\":null},\"finish_reason\":\"content_filter\"}]}},%s]",
+             ok);
+    free(ok);
+    contractc_decision_t d;
+    int n = 0;
+    ck_assert_int_eq(loop_over(script, &d, &n), CONTRACTC_REJECTED);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_FILTERED);
+    ck_assert_uint_eq(d.attempt_count, 1);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_FILTERED);
+    ck_assert_str_eq(d.attempts[0].finish_reason, "content_filter");
+    contractc_decision_free(&d);
+    /* With partial content too. */
+    char *cut = completion("{\"order_id\":\"A-10", "content_filter");
+    snprintf(script, sizeof script, "[{\"status\":200,\"json\":%s}]", cut);
+    free(cut);
+    ck_assert_int_eq(loop_over(script, &d, &n), CONTRACTC_REJECTED);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_FILTERED);
+    contractc_decision_free(&d);
+}
+END_TEST
+
+/* ---- providers and request options --------------------------------------------- */
+
+static const cJSON *request_at(const cJSON *reqs, int n) { return cJSON_GetArrayItem(reqs, n); }
+static const cJSON *body_at(const cJSON *reqs, int n) { return cJSON_GetObjectItem(request_at(reqs, n), "body"); }
+
+START_TEST(anthropic_messages_has_its_wire_shape_and_stop_reasons)
+{
+    const char *script =
+        "[{\"status\":200,\"json\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-x\","
+        "\"content\":[{\"type\":\"text\",\"text\":\"{\\\"order_id\\\":\"},{\"type\":\"text\",\"text\":\"\\\"A-1063\\\"}\"}],"
+        "\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":10,\"output_tokens\":5}}},"
+        "{\"status\":200,\"json\":{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"{\\\"order\"}],"
+        "\"stop_reason\":\"max_tokens\"}},"
+        "{\"status\":200,\"json\":{\"type\":\"message\",\"content\":[],\"stop_reason\":\"refusal\"}},"
+        "{\"status\":529,\"json\":{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}}]";
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    cfg.provider = CONTRACTC_CHAT_ANTHROPIC;
+    cfg.model = "claude-x";
+    cfg.schema = NULL; /* Anthropic takes no response_format */
+    cfg.schema_name = NULL;
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_SYSTEM, "Extract the refund.", 19);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "hello", 5);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_ASSISTANT, "{}", 2);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "again", 5);
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "stop");
+    ck_assert_uint_eq(reply.len, strlen("{\"order_id\":\"A-1063\"}"));
+    ck_assert(memcmp(reply.text, "{\"order_id\":\"A-1063\"}", reply.len) == 0);
+    memset(&reply, 0, sizeof reply);
+    reply.max_tokens = 300; /* as the loop sets it after on_truncated */
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "max_tokens");
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "refusal");
+    ck_assert_uint_eq(reply.len, 0);
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_ne(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.error, "HTTP 529 from the endpoint: Overloaded");
+    ck_assert_int_eq(reply.error_class, CONTRACTC_ERROR_CLASS_HTTP_5XX);
+
+    cJSON *reqs = requests(&s);
+    ck_assert_int_eq(cJSON_GetArraySize(reqs), 4);
+    const cJSON *req = request_at(reqs, 0);
+    ck_assert_str_eq(str_at(req, "path", NULL), "/v1/messages");
+    ck_assert_str_eq(str_at(req, "headers", "x-api-key"), KEY);
+    ck_assert_str_eq(str_at(req, "headers", "anthropic-version"), "2023-06-01");
+    ck_assert_ptr_null(str_at(req, "headers", "authorization"));
+    const cJSON *body = body_at(reqs, 0);
+    ck_assert_str_eq(str_at(body, "model", NULL), "claude-x");
+    ck_assert_str_eq(str_at(body, "system", NULL), "Extract the refund.");
+    ck_assert_int_eq(cJSON_GetObjectItem(body, "max_tokens")->valueint, 4096);
+    ck_assert_ptr_null(cJSON_GetObjectItem(body, "response_format"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(body, "seed"));
+    ck_assert_double_eq(cJSON_GetObjectItem(body, "temperature")->valuedouble, 0);
+    const cJSON *msgs = cJSON_GetObjectItem(body, "messages");
+    ck_assert_int_eq(cJSON_GetArraySize(msgs), 3);
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(msgs, 0), "role", NULL), "user");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(msgs, 0), "content", NULL), "hello");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(msgs, 1), "role", NULL), "assistant");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(msgs, 2), "content", NULL), "again");
+    ck_assert_int_eq(cJSON_GetObjectItem(body_at(reqs, 1), "max_tokens")->valueint, 300);
+    char *shown = cJSON_PrintUnformatted(body);
+    printf("client: Anthropic request body: %.300s\n", shown);
+    free(shown);
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+START_TEST(openai_options_extra_headers_url_query_max_completion_tokens_no_response_format)
+{
+    char *ok = ok_step();
+    char script[4096];
+    snprintf(script, sizeof script, "[%s]", ok);
+    free(ok);
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    static const char *const extra[] = {"OpenAI-Organization: org-test", "X-Trace-Id: 42", NULL};
+    cfg.extra_headers = extra;
+    cfg.url_query = "api-version=2024-10-21";
+    cfg.api_key_header = "api-key";
+    cfg.use_max_completion_tokens = true;
+    cfg.no_response_format = true;
+    cfg.max_tokens = 256;
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "hello", 5);
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    cJSON *reqs = requests(&s);
+    const cJSON *req = request_at(reqs, 0);
+    ck_assert_str_eq(str_at(req, "path", NULL), "/v1/chat/completions?api-version=2024-10-21");
+    ck_assert_str_eq(str_at(req, "headers", "api-key"), KEY);
+    ck_assert_ptr_null(str_at(req, "headers", "authorization"));
+    ck_assert_str_eq(str_at(req, "headers", "openai-organization"), "org-test");
+    ck_assert_str_eq(str_at(req, "headers", "x-trace-id"), "42");
+    const cJSON *body = body_at(reqs, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(body, "max_completion_tokens")->valueint, 256);
+    ck_assert_ptr_null(cJSON_GetObjectItem(body, "max_tokens"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(body, "response_format"));
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+
+    /* Bad options are refused with the reason. */
+    char why[256];
+    static const char *const bad[] = {"no colon here", NULL};
+    cfg.extra_headers = bad;
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "extra header 1 is not one \"Name: value\" line");
+    cfg.extra_headers = NULL;
+    cfg.url_query = "?api-version=1";
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "url_query must be a non-empty query without '?', '#' or white space");
+    cfg.url_query = NULL;
+    cfg.no_response_format = false;
+    cfg.schema = NULL;
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "schema_name and schema are required (or set no_response_format)");
 }
 END_TEST
 
@@ -569,6 +1126,19 @@ int main(void)
                         (int)(sizeof failures / sizeof failures[0]));
     tcase_add_test(t, a_refused_connection_is_a_model_error);
     tcase_add_test(t, a_reply_cut_by_the_token_limit_ends_truncated_without_a_repair);
+    tcase_add_test(t, the_key_echoed_by_the_server_never_reaches_an_error_or_the_log);
+    tcase_add_test(t, a_429_is_retried_after_its_retry_after);
+    tcase_add_test(t, a_500_then_success_is_two_requests_with_a_jittered_backoff);
+    tcase_add_test(t, every_5xx_is_retried_up_to_max_attempts_then_fails_http_5xx);
+    tcase_add_test(t, a_401_is_sent_once);
+    tcase_add_test(t, insufficient_quota_is_sent_once);
+    tcase_add_test(t, a_retry_after_past_the_deadline_is_not_waited_for);
+    tcase_add_test(t, a_retry_after_http_date_in_the_past_is_retried_at_once);
+    tcase_add_test(t, a_slow_body_past_the_deadline_is_a_timeout_within_the_deadline);
+    tcase_add_test(t, an_openai_refusal_with_content_null_ends_refused_without_a_repair);
+    tcase_add_test(t, a_content_filter_stop_ends_filtered_without_a_repair);
+    tcase_add_test(t, anthropic_messages_has_its_wire_shape_and_stop_reasons);
+    tcase_add_test(t, openai_options_extra_headers_url_query_max_completion_tokens_no_response_format);
     tcase_add_test(t, message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped);
     tcase_add_test(t, bad_configurations_are_refused_with_the_reason);
     suite_add_tcase(s, t);
