@@ -465,9 +465,9 @@ static bool read_text(parser_t *p, text_field_t *f, bool keep)
     return true;
 }
 
-/* Object members: calls member(p, key, user) at each value (key NULL for a
- * key no reader wants, which is skipped by the caller).  The reader is at
- * '{'. */
+/* Object members: calls member(p, name, user) at the value of each key
+ * that is one of `names` (NULL-terminated; `name` is the entry itself, so
+ * it compares by address) and skips the others.  The reader is at '{'. */
 typedef bool (*member_fn)(parser_t *p, const char *key, void *user);
 
 static bool read_object(parser_t *p, const char *const *names, member_fn member, void *user)
