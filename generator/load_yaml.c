@@ -1615,6 +1615,7 @@ static void load_rule(loader_t *L, const ynode_t *map, cc_rule_t *r, const char 
             missing_key(L, body->mark, "function", ctx);
         } else {
             r->function = get_string(L, s[0], "function");
+            r->function_mark = s[0]->mark;
             char why[160];
             if (r->function && (!cc_is_identifier(r->function) || cc_is_c_keyword(r->function)))
                 cc_error(L->d, L->path, s[0]->mark,

@@ -38,6 +38,12 @@ static const lint_case_t cases[] = {
     {"boolean_spelt_yes",
          "boolean_spelt_yes.yaml:7:15: error: 'nullable' expects true or false, found 'yes'\n"
          "boolean_spelt_yes.yaml:10:15: error: 'nullable' expects true or false, found a string\n"},
+    {"check_function_collides",
+         "check_function_collides.yaml:10:23: error: the C name 'k_parse' of the check function of rule 'rules[0]' collides with the generated function 'k_parse'\n"
+         "check_function_collides.yaml:11:23: error: the C name 'k_a_t' of the check function of rule 'rules[1]' collides with that of field 'a'\n"
+         "check_function_collides.yaml:7:3: note: field 'a' is here\n"
+         "check_function_collides.yaml:12:23: error: the C name 'shared' of the check function of rule 'rules[2]' collides with that of the check function of rule 'types.T.rules[0]'\n"
+         "check_function_collides.yaml:5:63: note: the check function of rule 'types.T.rules[0]' is here\n"},
     {"check_function_not_identifier",
          "check_function_not_identifier.yaml:7:23: error: check function 'my-check' is not a C identifier\n"
          "check_function_not_identifier.yaml:8:23: error: check function 'return' is not a C identifier\n"},
