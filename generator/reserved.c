@@ -5,8 +5,9 @@
  * Four sources, one answer:
  *   - the names of the C11 and POSIX.1-2017 headers, a table made by
  *     scripts/reserved-names.py from the headers themselves (macros from
- *     gcc -dM, declarations from clang's AST), each with the first header
- *     that has it: a generated name that is one of them breaks every file
+ *     gcc -dM, declarations from clang's AST), each with the header it
+ *     comes from (the script says which): a generated name that is one of
+ *     them breaks every file
  *     that includes that header next to the generated one (NULL, errno,
  *     EOF, I, complex, noreturn, size_t, int64_t, struct tm, ...);
  *   - a few macros by hand: those GNU C predefines outside the reserved
