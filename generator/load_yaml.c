@@ -91,19 +91,85 @@ typedef struct ynode {
 typedef struct loader {
     const char *path;
     cc_diags_t *d;
-    const char *text;
+    const char *text;           /* the contract, after a leading BOM */
     size_t len;
+    size_t *lines;              /* byte offset where each line starts (owned) */
+    size_t line_count;
+    size_t at_line, at_column, at_byte; /* the last mark converted: marks come in
+                                           order, so converting stays linear */
     size_t nodes;
     bool oom;
     cc_contract_t *c;
     cc_pattern_budget_t patterns; /* the contract's total pattern work */
 } loader_t;
 
-static cc_mark_t mark_of(yaml_mark_t m)
+/* The width of the UTF-8 sequence a byte starts (1 for a stray byte). */
+static size_t utf8_width(unsigned char ch)
+{
+    return ch < 0xC0 ? 1 : ch < 0xE0 ? 2 : ch < 0xF0 ? 3 : ch < 0xF8 ? 4 : 1;
+}
+
+/* The length of the YAML line break at text[i], 0 if none: CR LF, CR, LF,
+ * NEL, LS and PS, as libyaml counts lines. */
+static size_t line_break_at(const loader_t *L, size_t i)
+{
+    const unsigned char *t = (const unsigned char *)L->text;
+    size_t rest = L->len - i;
+    if (t[i] == '\r')
+        return rest > 1 && t[i + 1] == '\n' ? 2 : 1;
+    if (t[i] == '\n')
+        return 1;
+    if (t[i] == 0xC2 && rest > 1 && t[i + 1] == 0x85)
+        return 2;
+    if (t[i] == 0xE2 && rest > 2 && t[i + 1] == 0x80 && (t[i + 2] == 0xA8 || t[i + 2] == 0xA9))
+        return 3;
+    return 0;
+}
+
+/* Fills L->lines: one pass over the text. */
+static bool index_lines(loader_t *L)
+{
+    size_t count = 1;
+    for (size_t i = 0; i < L->len;) {
+        size_t b = line_break_at(L, i);
+        count += b != 0;
+        i += b ? b : 1;
+    }
+    L->lines = malloc(count * sizeof *L->lines);
+    if (!L->lines)
+        return false;
+    L->lines[0] = 0;
+    L->line_count = 1;
+    for (size_t i = 0; i < L->len;) {
+        size_t b = line_break_at(L, i);
+        i += b ? b : 1;
+        if (b)
+            L->lines[L->line_count++] = i;
+    }
+    return true;
+}
+
+/* A libyaml mark as a diagnostic position: 1-based, and the column in
+ * bytes from the start of the line (libyaml counts characters), as reply
+ * problems count them (docs/contract-language.md, "Fine print"). */
+static cc_mark_t mark_of(loader_t *L, yaml_mark_t m)
 {
     cc_mark_t r;
     r.line = (unsigned)(m.line + 1);
     r.column = (unsigned)(m.column + 1);
+    if (m.line >= L->line_count)
+        return r;
+    size_t i = L->lines[m.line], k = 0;
+    if (L->at_line == m.line && L->at_column <= m.column && L->at_byte >= i) {
+        i = L->at_byte;
+        k = L->at_column;
+    }
+    for (; k < m.column && i < L->len; k++)
+        i += utf8_width((unsigned char)L->text[i]);
+    L->at_line = m.line;
+    L->at_column = k;
+    L->at_byte = i;
+    r.column = (unsigned)(i - L->lines[m.line] + 1);
     return r;
 }
 
@@ -142,52 +208,130 @@ static const char *kind_phrase(const ynode_t *n)
     return n->quoted ? "a string" : "a scalar";
 }
 
-/* Line and column of a byte offset, for libyaml's reader errors (they carry
- * an offset but no mark).  Columns count characters, as libyaml's do. */
+/* Line and column (bytes, 1-based) of a byte offset: libyaml's reader
+ * errors carry an offset but no mark. */
 static cc_mark_t mark_at_offset(const loader_t *L, size_t offset)
 {
     cc_mark_t m = {1, 1};
     if (offset > L->len)
         offset = L->len;
-    for (size_t i = 0; i < offset; i++) {
-        unsigned char ch = (unsigned char)L->text[i];
-        if (ch == '\n') {
-            m.line++;
-            m.column = 1;
-        } else if ((ch & 0xC0) != 0x80) {
-            m.column++;
-        }
+    size_t lo = 0, hi = L->line_count; /* the last line starting at or before offset */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (L->lines[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (L->line_count) {
+        m.line = (unsigned)(lo + 1);
+        m.column = (unsigned)(offset - L->lines[lo] + 1);
     }
     return m;
+}
+
+/* "bytes ef bf bf" or "byte 01": the bytes of the UTF-8 sequence at
+ * offset (as many as its leading byte says and the text holds); "" past
+ * the end. */
+static void sequence_bytes(const loader_t *L, size_t offset, char *out, size_t size)
+{
+    size_t n = offset < L->len ? utf8_width((unsigned char)L->text[offset]) : 0;
+    if (n > L->len - offset)
+        n = L->len - offset;
+    out[0] = '\0';
+    size_t k = n ? (size_t)snprintf(out, size, n > 1 ? "bytes" : "byte") : 0;
+    for (size_t i = 0; i < n && k + 4 < size; i++)
+        k += (size_t)snprintf(out + k, size - k, " %02x",
+                              (unsigned)(unsigned char)L->text[offset + i]);
+}
+
+/* What a code point libyaml refuses is. */
+static const char *refused_character(long value)
+{
+    if (value >= 0xD800 && value <= 0xDFFF)
+        return "a UTF-16 surrogate, which UTF-8 text never holds";
+    if (value > 0x10FFFF)
+        return "beyond U+10FFFF, the last code point";
+    if (value == 0xFFFE || value == 0xFFFF)
+        return "a non-character, which YAML does not allow";
+    return "a control character, which YAML does not allow";
+}
+
+/* The plain scalar around text[offset] that holds '[' or ']', for the
+ * quoting hint: "items[].amount". */
+static bool bracketed_plain_scalar(const loader_t *L, size_t offset, size_t *start,
+                                   size_t *end)
+{
+    if (offset >= L->len || (L->text[offset] != '[' && L->text[offset] != ']'))
+        return false;
+#define NAME_BYTE(c) (((c) >= 'A' && (c) <= 'Z') || ((c) >= 'a' && (c) <= 'z') || \
+                      ((c) >= '0' && (c) <= '9') || (c) == '_' || (c) == '.')
+    /* the name, dots and "[]" pairs around it, never a flow bracket */
+    const char *t = L->text;
+    size_t a = offset, b = offset;
+    if (t[offset] == ']')
+        a = b = offset - (offset > 0 && t[offset - 1] == '[');
+    while (a > 0 && (NAME_BYTE(t[a - 1]) || (a > 1 && t[a - 1] == ']' && t[a - 2] == '[')))
+        a -= NAME_BYTE(t[a - 1]) ? 1 : 2;
+    while (b < L->len && (NAME_BYTE(t[b]) || (b + 1 < L->len && t[b] == '[' && t[b + 1] == ']')))
+        b += NAME_BYTE(t[b]) ? 1 : 2;
+#undef NAME_BYTE
+    /* a name before the bracket: "a[]", never a flow sequence "[a" */
+    if (a == offset || b <= offset)
+        return false;
+    *start = a;
+    *end = b;
+    return true;
 }
 
 static void report_parser_error(loader_t *L, const yaml_parser_t *p)
 {
     const char *problem = p->problem ? p->problem : "unknown error";
+    char bytes[24];
     switch (p->error) {
     case YAML_MEMORY_ERROR:
         L->oom = true;
         break;
-    case YAML_READER_ERROR:
+    case YAML_READER_ERROR: {
         /* libyaml's problem_value is a code point for "invalid Unicode
-         * character" and a byte for the octet errors. */
-        if (p->problem_value != -1 && strstr(problem, "Unicode character"))
-            cc_error(L->d, L->path, mark_at_offset(L, p->problem_offset),
-                     "invalid YAML: %s (U+%04X); a contract is UTF-8 text", problem,
-                     (unsigned)p->problem_value);
+         * character" and "control characters are not allowed", the
+         * offending byte for the octet errors, -1 otherwise; its offset is
+         * where the character (or the byte) starts. */
+        cc_mark_t at = mark_at_offset(L, p->problem_offset);
+        sequence_bytes(L, p->problem_offset, bytes, sizeof bytes);
+        if (p->problem_value != -1 && (strstr(problem, "Unicode character") ||
+                                       strstr(problem, "control characters")))
+            cc_error(L->d, L->path, at,
+                     "invalid YAML: the character U+%04lX (%s) is %s; remove it",
+                     (unsigned long)p->problem_value, bytes,
+                     refused_character((long)p->problem_value));
         else if (p->problem_value != -1)
-            cc_error(L->d, L->path, mark_at_offset(L, p->problem_offset),
+            cc_error(L->d, L->path, at,
                      "invalid YAML: %s (byte 0x%02x); a contract is UTF-8 text", problem,
                      (unsigned)p->problem_value & 0xFFu);
+        else if (bytes[0])
+            cc_error(L->d, L->path, at, "invalid YAML: %s (%s); a contract is UTF-8 text",
+                     problem, bytes);
         else
-            cc_error(L->d, L->path, mark_at_offset(L, p->problem_offset),
-                     "invalid YAML: %s", problem);
+            cc_error(L->d, L->path, at, "invalid YAML: %s", problem);
         break;
-    default:
-        cc_error(L->d, L->path, mark_of(p->problem_mark), "invalid YAML: %s", problem);
+    }
+    default: {
+        cc_mark_t at = mark_of(L, p->problem_mark);
+        size_t a, b;
+        size_t offset = at.line - 1 < L->line_count ? L->lines[at.line - 1] + at.column - 1 : 0;
+        if (strstr(problem, "did not find expected ','") &&
+            bracketed_plain_scalar(L, offset, &a, &b))
+            /* of: items[].amount inside { }: YAML reads '[' as a sequence */
+            cc_error(L->d, L->path, at,
+                     "invalid YAML: %s; inside { } or [ ] a path with brackets must be quoted: "
+                     "\"%.*s\"", problem, (int)(b - a), L->text + a);
+        else
+            cc_error(L->d, L->path, at, "invalid YAML: %s", problem);
         if (p->context)
-            cc_diag_related(L->d, L->path, mark_of(p->context_mark), "%s", p->context);
+            cc_diag_related(L->d, L->path, mark_of(L, p->context_mark), "%s", p->context);
         break;
+    }
     }
 }
 
@@ -198,7 +342,7 @@ static bool refuse_properties(loader_t *L, const yaml_char_t *anchor,
 {
     bool bad = false;
     if (anchor) {
-        cc_error(L->d, L->path, mark_of(at),
+        cc_error(L->d, L->path, mark_of(L, at),
                  "anchors ('&%s') are not supported in a contract; write the value out",
                  (const char *)anchor);
         bad = true;
@@ -207,11 +351,11 @@ static bool refuse_properties(loader_t *L, const yaml_char_t *anchor,
         const char *t = (const char *)tag;
         const char *core = "tag:yaml.org,2002:";
         if (strncmp(t, core, strlen(core)) == 0)
-            cc_error(L->d, L->path, mark_of(at),
+            cc_error(L->d, L->path, mark_of(L, at),
                      "tags ('!!%s') are not supported in a contract; the loader types every value itself",
                      t + strlen(core));
         else
-            cc_error(L->d, L->path, mark_of(at),
+            cc_error(L->d, L->path, mark_of(L, at),
                      "tags ('%s') are not supported in a contract; the loader types every value itself",
                      t);
         bad = true;
@@ -328,21 +472,21 @@ static ynode_t *read_tree(loader_t *L, bool *stopped)
             break;
         case YAML_DOCUMENT_START_EVENT:
             if (++documents > 1) {
-                cc_error(L->d, L->path, mark_of(ev.start_mark),
+                cc_error(L->d, L->path, mark_of(L, ev.start_mark),
                          "a contract file holds one YAML document; this is a second one");
                 *stopped = true;
                 done = true;
             }
             break;
         case YAML_ALIAS_EVENT:
-            cc_error(L->d, L->path, mark_of(ev.start_mark),
+            cc_error(L->d, L->path, mark_of(L, ev.start_mark),
                      "aliases ('*%s') are not supported in a contract; write the value out",
                      (const char *)ev.data.alias.anchor);
             node = calloc(1, sizeof *node);
             if (node) {
                 node->kind = Y_SCALAR;
                 node->poisoned = true;
-                node->mark = node->end = mark_of(ev.start_mark);
+                node->mark = node->end = mark_of(L, ev.start_mark);
                 node->text = cc_strdup("");
             }
             break;
@@ -351,8 +495,8 @@ static ynode_t *read_tree(loader_t *L, bool *stopped)
             if (!node)
                 break;
             node->kind = Y_SCALAR;
-            node->mark = mark_of(ev.start_mark);
-            node->end = mark_of(ev.end_mark);
+            node->mark = mark_of(L, ev.start_mark);
+            node->end = mark_of(L, ev.end_mark);
             node->style = ev.data.scalar.style;
             node->quoted = ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
             node->len = ev.data.scalar.length;
@@ -371,7 +515,7 @@ static ynode_t *read_tree(loader_t *L, bool *stopped)
             if (!node)
                 break;
             node->kind = ev.type == YAML_MAPPING_START_EVENT ? Y_MAP : Y_SEQ;
-            node->mark = node->end = mark_of(ev.start_mark);
+            node->mark = node->end = mark_of(L, ev.start_mark);
             node->poisoned = ev.type == YAML_MAPPING_START_EVENT
                 ? refuse_properties(L, ev.data.mapping_start.anchor,
                                     ev.data.mapping_start.tag, ev.start_mark)
@@ -571,9 +715,11 @@ static bool expect_kind(loader_t *L, const ynode_t *n, ykind_t kind, const char 
 /* ---- keys ------------------------------------------------------------- */
 
 /* Sorts the pairs of `map` into slots[i] for names[i]; reports every other
- * key as unknown "IN_WHAT" with the closest name as a suggestion. */
-static void collect_keys(loader_t *L, const ynode_t *map, const char *const *names, size_t n,
-                         const ynode_t **slots, const ynode_t **slot_keys, const char *in_what)
+ * key but `deferred` (NULL: none; the caller reports it, knowing more) as
+ * unknown "IN_WHAT" with the closest name as a suggestion. */
+static void collect_keys_except(loader_t *L, const ynode_t *map, const char *const *names,
+                                size_t n, const ynode_t **slots, const ynode_t **slot_keys,
+                                const char *in_what, const char *deferred)
 {
     for (size_t i = 0; i < n; i++) {
         slots[i] = NULL;
@@ -591,6 +737,8 @@ static void collect_keys(loader_t *L, const ynode_t *map, const char *const *nam
                 slot_keys[i] = map->items[2 * p];
             continue;
         }
+        if (deferred && strcmp(k, deferred) == 0)
+            continue;
         const char *near = cc_suggest(k, names, n);
         if (near)
             cc_error(L->d, L->path, map->items[2 * p]->mark,
@@ -598,6 +746,21 @@ static void collect_keys(loader_t *L, const ynode_t *map, const char *const *nam
         else
             cc_error(L->d, L->path, map->items[2 * p]->mark, "unknown key '%s' %s", k, in_what);
     }
+}
+
+static void collect_keys(loader_t *L, const ynode_t *map, const char *const *names, size_t n,
+                         const ynode_t **slots, const ynode_t **slot_keys, const char *in_what)
+{
+    collect_keys_except(L, map, names, n, slots, slot_keys, in_what, NULL);
+}
+
+/* The key node named `key` in `map`, or NULL. */
+static const ynode_t *find_key(const ynode_t *map, const char *key)
+{
+    for (size_t p = 0; p < map->count / 2; p++)
+        if (strcmp(map->items[2 * p]->text, key) == 0)
+            return map->items[2 * p];
+    return NULL;
 }
 
 static void missing_key(loader_t *L, cc_mark_t at, const char *key, const char *in_what)
@@ -688,7 +851,7 @@ static bool get_count(loader_t *L, const ynode_t *n, const char *key, uint32_t *
 
 /* Column of byte `offset` of a scalar's value, when the scalar shows its
  * text verbatim on one line (plain, or quoted without escapes); else the
- * scalar's own mark. */
+ * scalar's own mark.  Columns count bytes. */
 static cc_mark_t mark_in_scalar(const ynode_t *n, size_t offset)
 {
     cc_mark_t m = n->mark;
@@ -700,11 +863,7 @@ static cc_mark_t mark_in_scalar(const ynode_t *n, size_t offset)
          !strchr(n->text, '"'));
     if (!verbatim)
         return m;
-    unsigned chars = 0;
-    for (size_t i = 0; i < offset; i++)
-        if (((unsigned char)n->text[i] & 0xC0) != 0x80)
-            chars++;
-    m.column += chars + (n->style == YAML_PLAIN_SCALAR_STYLE ? 0 : 1);
+    m.column += (unsigned)offset + (n->style == YAML_PLAIN_SCALAR_STYLE ? 0 : 1);
     return m;
 }
 
@@ -910,7 +1069,8 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
         return;
     }
     const ynode_t *slot[FK_COUNT], *key[FK_COUNT];
-    collect_keys(L, map, field_keys, FK_COUNT, slot, key, in_what);
+    /* 'rules' is reported below, once the type says which hint fits */
+    collect_keys_except(L, map, field_keys, FK_COUNT, slot, key, in_what, "rules");
 
     /* The type first: it decides which other keys are valid. */
     const cc_named_type_t *named = NULL;
@@ -957,6 +1117,21 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             free(t);
         }
     }
+
+    const ynode_t *rules_key = find_key(map, "rules");
+    if (rules_key && v->type == CONTRACTC_TYPE_OBJECT && !v->type_ref)
+        cc_error(L->d, L->path, rules_key->mark,
+                 "'rules' is not valid on an inline object (%s); make the object a named "
+                 "type, types: {NAME: {fields: {...}, rules: [...]}}, and write type: NAME here",
+                 in_what + 3 /* without "in " */);
+    else if (rules_key && v->type_ref && v->type == CONTRACTC_TYPE_OBJECT)
+        cc_error(L->d, L->path, rules_key->mark,
+                 "'rules' is not valid %s: its type is the named type '%s'; write the rules "
+                 "in types.%s.rules", in_what, v->type_ref, v->type_ref);
+    else if (rules_key)
+        cc_error(L->d, L->path, rules_key->mark,
+                 "unknown key 'rules' %s; rules belong to the record (the top-level 'rules') or "
+                 "to a named object type", in_what);
 
     /* Keys valid for some type but not for this one. */
     for (size_t k = 0; k < FK_COUNT; k++) {
@@ -1453,6 +1628,7 @@ static void load_rule(loader_t *L, const ynode_t *map, cc_rule_t *r, const char 
             missing_key(L, body->mark, "function", ctx);
         } else {
             r->function = get_string(L, s[0], "function");
+            r->function_mark = s[0]->mark;
             char why[160];
             if (r->function && (!cc_is_identifier(r->function) || cc_is_c_keyword(r->function)))
                 cc_error(L->d, L->path, s[0]->mark,
@@ -1787,8 +1963,37 @@ cc_contract_t *cc_load_yaml(const char *path, const char *text, size_t len, cc_d
         return NULL;
     }
 
+    /* A leading byte order mark is skipped (columns of line 1 count from
+     * after it, as editors show it); one anywhere else is refused. */
+    static const char bom[] = "\xEF\xBB\xBF";
     bool stopped = false;
-    ynode_t *root = read_tree(&L, &stopped);
+    if (L.len >= 3 && memcmp(L.text, bom, 3) == 0) {
+        L.text += 3;
+        L.len -= 3;
+    }
+    if (!index_lines(&L)) {
+        cc_contract_free(L.c);
+        return NULL;
+    }
+    if (L.len >= 2 && ((unsigned char)L.text[0] == 0xFF || (unsigned char)L.text[0] == 0xFE) &&
+        ((unsigned char)L.text[1] ^ (unsigned char)L.text[0]) == 0x01) {
+        const cc_mark_t start = {1, 1};
+        cc_error(diags, L.path, start,
+                 "the file is UTF-16 (it starts with a UTF-16 byte order mark); a contract is "
+                 "UTF-8 text: save it as UTF-8");
+        stopped = true;
+    }
+    bool bom_inside = false;
+    for (size_t i = 0; !stopped && i + 3 <= L.len; i++) {
+        if (L.text[i] != bom[0] || memcmp(L.text + i, bom, 3) != 0)
+            continue;
+        cc_error(diags, L.path, mark_at_offset(&L, i),
+                 "a byte order mark (U+FEFF, bytes ef bb bf) is allowed only at the very start "
+                 "of a contract; delete this one (most editors do not show it)");
+        bom_inside = true;
+    }
+    stopped |= bom_inside; /* libyaml would only add a misleading syntax error */
+    ynode_t *root = stopped ? NULL : read_tree(&L, &stopped);
     if (!stopped && !L.oom) {
         if (!root) {
             const cc_mark_t whole = {0, 0};
@@ -1800,6 +2005,7 @@ cc_contract_t *cc_load_yaml(const char *path, const char *text, size_t len, cc_d
         }
     }
     node_free(root);
+    free(L.lines);
     if (L.oom) {
         cc_contract_free(L.c);
         return NULL;

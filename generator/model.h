@@ -139,6 +139,7 @@ typedef struct cc_rule {
     contractc_compare_op_t op;
     /* check */
     char *function;
+    cc_mark_t function_mark;   /* of the `function:` value */
     char *message;
 } cc_rule_t;
 

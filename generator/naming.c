@@ -536,6 +536,44 @@ static void name_object(namer_t *N, cc_object_t *o, const char *base, const char
     list_free(&members);
 }
 
+/* The check functions of one object's rules, once each (two rules of one
+ * object may call one function: the same declaration twice). */
+static void name_checks(namer_t *N, const cc_object_t *o)
+{
+    for (size_t i = 0; o && i < o->rule_count; i++) {
+        const cc_rule_t *r = &o->rules[i];
+        if (r->kind != CC_RULE_CHECK || !r->function || !cc_is_identifier(r->function))
+            continue;
+        size_t j = 0;
+        while (j < i && !(o->rules[j].kind == CC_RULE_CHECK && o->rules[j].function &&
+                          strcmp(o->rules[j].function, r->function) == 0))
+            j++;
+        if (j == i)
+            list_add(&N->types, cc_strdup(r->function),
+                     fmt("the check function of rule '%s'", r->id), NULL, r->function_mark,
+                     false);
+    }
+}
+
+/* Adds the other file-scope names: the entry points and texts the contract
+ * name gives, and the check functions, which share C's ordinary name space
+ * with the types (a check function 'NAME_parse' or 'NAME_T_t' collides). */
+static void name_functions(namer_t *N)
+{
+    for (size_t i = 0; i < sizeof contract_names / sizeof contract_names[0]; i++) {
+        const char *suffix = contract_names[i].suffix;
+        if (contract_names[i].use != CC_C_ORDINARY || strcmp(suffix, "_t") == 0 ||
+            strcmp(suffix, "_H") == 0)
+            continue; /* the tag and the record's type are named with it */
+        list_add(&N->types, fmt("%s%s", N->c->name, suffix),
+                 fmt("the generated %s '%s%s'", contract_names[i].kind, N->c->name, suffix),
+                 NULL, N->c->name_mark, true);
+    }
+    name_checks(N, &N->c->root);
+    for (size_t i = 0; i < N->c->type_count; i++)
+        name_checks(N, N->c->types[i].object);
+}
+
 bool cc_name_contract(cc_contract_t *c, cc_diags_t *diags)
 {
     /* Names derive from the contract name: without a valid one there is
@@ -571,6 +609,8 @@ bool cc_name_contract(cc_contract_t *c, cc_diags_t *diags)
     }
     if (!N.oom)
         name_object(&N, &c->root, c->name, NULL, "", true, c->name_mark);
+    if (!N.oom)
+        name_functions(&N);
     if (!N.oom) {
         report_collisions(&N, &N.types);
         report_collisions(&N, &N.constants);

@@ -5,8 +5,9 @@
  * Four sources, one answer:
  *   - the names of the C11 and POSIX.1-2017 headers, a table made by
  *     scripts/reserved-names.py from the headers themselves (macros from
- *     gcc -dM, declarations from clang's AST), each with the first header
- *     that has it: a generated name that is one of them breaks every file
+ *     gcc -dM, declarations from clang's AST), each with the header it
+ *     comes from (the script says which): a generated name that is one of
+ *     them breaks every file
  *     that includes that header next to the generated one (NULL, errno,
  *     EOF, I, complex, noreturn, size_t, int64_t, struct tm, ...);
  *   - a few macros by hand: those GNU C predefines outside the reserved
@@ -780,12 +781,12 @@ static const std_name_t std_names[] = {
     {"nice", 30, RFN}, {"nl_catd", 54, RT}, {"nl_item", 54, RT}, {"nl_langinfo", 47, RFN},
     {"nl_langinfo_l", 47, RFN}, {"nlink_t", 29, RT}, {"noreturn", 25, RM}, {"not", 22, RM},
     {"not_eq", 22, RM}, {"nrand48", 14, RFN}, {"ntohl", 35, RFN}, {"ntohs", 35, RFN},
-    {"off_t", 13, RT}, {"offsetof", 0, RF}, {"once_flag", 27, RT}, {"open", 32, RFN},
+    {"off_t", 29, RT}, {"offsetof", 0, RF}, {"once_flag", 27, RT}, {"open", 32, RFN},
     {"open_memstream", 13, RFN}, {"open_wmemstream", 17, RFN}, {"openat", 32, RFN},
     {"opendir", 39, RFN}, {"openlog", 77, RFN}, {"optarg", 30, RV}, {"opterr", 30, RV},
     {"optind", 30, RV}, {"optopt", 30, RV}, {"or", 22, RM}, {"or_eq", 22, RM}, {"passwd", 57, RS},
     {"pathconf", 30, RFN}, {"pause", 30, RFN}, {"pclose", 13, RFN}, {"perror", 13, RFN},
-    {"pid_t", 11, RT}, {"pipe", 30, RFN}, {"poll", 55, RFN}, {"pollfd", 55, RS},
+    {"pid_t", 29, RT}, {"pipe", 30, RFN}, {"poll", 55, RFN}, {"pollfd", 55, RS},
     {"popen", 13, RFN}, {"posix_fadvise", 32, RFN}, {"posix_fallocate", 32, RFN},
     {"posix_madvise", 65, RFN}, {"posix_memalign", 14, RFN}, {"posix_openpt", 14, RFN},
     {"posix_spawn", 62, RFN}, {"posix_spawn_file_actions_addclose", 62, RFN},
@@ -900,7 +901,7 @@ static const std_name_t std_names[] = {
     {"si_uid", 11, RM}, {"si_upper", 11, RM}, {"si_utime", 11, RM}, {"si_value", 11, RM},
     {"sig_atomic_t", 11, RT}, {"sigaction", 11, RFN|RS}, {"sigaddset", 11, RFN},
     {"sigaltstack", 11, RFN}, {"sigdelset", 11, RFN}, {"sigemptyset", 11, RFN},
-    {"sigev_notify_attributes", 11, RM}, {"sigev_notify_function", 11, RM}, {"sigevent", 16, RS},
+    {"sigev_notify_attributes", 11, RM}, {"sigev_notify_function", 11, RM}, {"sigevent", 11, RS},
     {"sigevent_t", 11, RT}, {"sigfillset", 11, RFN}, {"sighold", 11, RFN}, {"sigignore", 11, RFN},
     {"siginfo_t", 11, RT}, {"siginterrupt", 11, RFN}, {"sigismember", 11, RFN},
     {"sigjmp_buf", 10, RT}, {"siglongjmp", 10, RFN}, {"signal", 11, RFN}, {"signbit", 9, RF},
@@ -913,7 +914,7 @@ static const std_name_t std_names[] = {
     {"sockaddr_un", 74, RS}, {"sockatmark", 34, RFN}, {"socket", 34, RFN}, {"socketpair", 34, RFN},
     {"socklen_t", 30, RT}, {"speed_t", 79, RT}, {"sprintf", 13, RFN}, {"sqrt", 28, RF|RFN},
     {"srand", 14, RFN}, {"srand48", 14, RFN}, {"srandom", 14, RFN}, {"sscanf", 13, RFN},
-    {"ssize_t", 13, RT}, {"st_atime", 31, RM}, {"st_ctime", 31, RM}, {"st_mtime", 31, RM},
+    {"ssize_t", 29, RT}, {"st_atime", 31, RM}, {"st_ctime", 31, RM}, {"st_mtime", 31, RM},
     {"stack_t", 11, RT}, {"stat", 31, RFN|RS}, {"static_assert", 6, RM}, {"statvfs", 71, RFN|RS},
     {"stderr", 13, RM|RV}, {"stdin", 13, RM|RV}, {"stdout", 13, RM|RV}, {"stpcpy", 15, RFN},
     {"stpncpy", 15, RFN}, {"strcasecmp", 63, RFN}, {"strcasecmp_l", 63, RFN}, {"strcat", 15, RFN},
@@ -942,7 +943,7 @@ static const std_name_t std_names[] = {
     {"thread_local", 27, RM}, {"time", 16, RFN}, {"time_t", 29, RT}, {"timer_create", 16, RFN},
     {"timer_delete", 16, RFN}, {"timer_getoverrun", 16, RFN}, {"timer_gettime", 16, RFN},
     {"timer_settime", 16, RFN}, {"timer_t", 29, RT}, {"times", 72, RFN}, {"timespec", 11, RS},
-    {"timespec_get", 16, RFN}, {"timeval", 33, RS}, {"timezone", 16, RV}, {"tm", 17, RS},
+    {"timespec_get", 16, RFN}, {"timeval", 33, RS}, {"timezone", 16, RV}, {"tm", 16, RS},
     {"tmpfile", 13, RFN}, {"tmpnam", 13, RFN}, {"tms", 72, RS}, {"toascii", 7, RF|RFN},
     {"tolower", 7, RFN}, {"tolower_l", 7, RFN}, {"toupper", 7, RFN}, {"toupper_l", 7, RFN},
     {"towctrans", 18, RFN}, {"towctrans_l", 18, RFN}, {"towlower", 17, RFN},
@@ -951,7 +952,7 @@ static const std_name_t std_names[] = {
     {"tss_delete", 27, RFN}, {"tss_dtor_t", 27, RT}, {"tss_get", 27, RFN}, {"tss_set", 27, RFN},
     {"tss_t", 27, RT}, {"ttyname", 30, RFN}, {"ttyname_r", 30, RFN}, {"twalk", 60, RFN},
     {"tzname", 16, RV}, {"tzset", 16, RFN}, {"u_int16_t", 29, RT}, {"u_int32_t", 29, RT},
-    {"u_int64_t", 29, RT}, {"u_int8_t", 29, RT}, {"ucontext_t", 11, RT|RS}, {"uid_t", 11, RT},
+    {"u_int64_t", 29, RT}, {"u_int8_t", 29, RT}, {"ucontext_t", 11, RT|RS}, {"uid_t", 29, RT},
     {"uint16_t", 1, RT}, {"uint32_t", 1, RT}, {"uint64_t", 1, RT}, {"uint8_t", 1, RT},
     {"uint_fast16_t", 1, RT}, {"uint_fast32_t", 1, RT}, {"uint_fast64_t", 1, RT},
     {"uint_fast8_t", 1, RT}, {"uint_least16_t", 1, RT}, {"uint_least32_t", 1, RT},

@@ -8,10 +8,9 @@ typedef names, functions, variables, enum constants and struct, union and
 enum tags (from clang's AST dump).  Names starting with '_' are left out:
 generator/reserved.c refuses every generated name starting with '__' or '_'
 and a capital letter as a class.  Each name is attributed to the first
-of <stddef.h>, <stdint.h> and <stdbool.h> that has it, else to a header
-that declares it in its own file (not in one of glibc's bits/ files), else
-to <sys/types.h> when that has it, else to the first header of the lists
-that has it.
+of <stddef.h>, <stdint.h>, <stdbool.h> and <sys/types.h> that has it,
+else to a header that declares it in its own file (not in one of glibc's
+bits/ files), else to the first header of the lists that has it.
 
 Usage (needs gcc and clang with the C library headers installed):
     scripts/reserved-names.py            # rewrites the table in place
@@ -92,7 +91,8 @@ for h in C11 + POSIX:
             continue
         m = re.match(r"[|`]-(?:RecordDecl|EnumDecl) " + DECL + r"(?:(?:struct|union) )?([A-Za-z_]\w*)(?: definition)?$", line)
         if m and m.group(1) not in ("struct", "union", "definition"):
-            add(m.group(1), "S", h, own_file(current, h))
+            # a forward declaration (wchar.h's struct tm;) is not the tag's home
+            add(m.group(1), "S", h, own_file(current, h) and line.endswith(" definition"))
             continue
         m = re.match(r"[| ]*[|`]-EnumConstantDecl " + DECL + r"([A-Za-z_]\w*) '", line)
         if m:
@@ -100,17 +100,14 @@ for h in C11 + POSIX:
 
 def origin(found):
     """The header to name: one of the three the generated code includes
-    (what reserved.c refuses as struct members depends on it), else one that
-    declares it in its own file, else <sys/types.h> (POSIX's home of the
-    types), else the first that has it."""
+    (what reserved.c refuses as struct members depends on it) or
+    <sys/types.h> (POSIX's home of the types), else one that declares it in
+    its own file, else the first that has it."""
     for h, own in found:
-        if h in C11[:3]:
+        if h in C11[:3] or h == "sys/types.h":
             return h
     for h, own in found:
         if own:
-            return h
-    for h, own in found:
-        if h == "sys/types.h":
             return h
     return found[0][0]
 

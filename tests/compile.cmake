@@ -11,3 +11,9 @@ add_test(NAME compile_enum_name_functions_with_gcc_and_clang
 set_tests_properties(compile_enum_name_functions_with_gcc_and_clang PROPERTIES
   ENVIRONMENT "CONTRACTC=$<TARGET_FILE:contractc>;INCLUDE=${PROJECT_SOURCE_DIR}/runtime/include;RUNTIME_SRC=${PROJECT_SOURCE_DIR}/runtime/src;WORK=${CMAKE_CURRENT_BINARY_DIR}/compile_enum_names"
   TIMEOUT 120)
+
+add_test(NAME compile_reserved_names_break_the_build
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/compile/reserved_names.sh)
+set_tests_properties(compile_reserved_names_break_the_build PROPERTIES
+  ENVIRONMENT "CONTRACTC=$<TARGET_FILE:contractc>;INCLUDE=${PROJECT_SOURCE_DIR}/runtime/include;WORK=${CMAKE_CURRENT_BINARY_DIR}/compile_reserved"
+  TIMEOUT 180)

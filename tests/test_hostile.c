@@ -82,7 +82,8 @@ static const contract_case_t contract_cases[] = {
     {"overlong_utf8.contract.yaml",
      "overlong_utf8.contract.yaml:3:21: error: invalid YAML: invalid length of a UTF-8 sequence"},
     {"encoded_surrogate.contract.yaml",
-     "encoded_surrogate.contract.yaml:3:15: error: invalid YAML: invalid Unicode character"},
+     "encoded_surrogate.contract.yaml:3:15: error: invalid YAML: the character U+D800 (bytes ed "
+     "a0 80) is a UTF-16 surrogate, which UTF-8 text never holds; remove it"},
     {"mangling_collisions.contract.yaml",
      "mangling_collisions.contract.yaml:8:26: error: the C name 'MANGLE_STATUS_IN_STOCK' of enum "
      "value 'in stock' of field 'status' collides with that of enum value 'in-stock' of field "

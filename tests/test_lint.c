@@ -30,12 +30,26 @@ static const lint_case_t cases[] = {
          "anchors_and_aliases.yaml:6:6: error: aliases ('*s') are not supported in a contract; write the value out\n"},
     {"array_without_items",
          "array_without_items.yaml:6:5: error: an array needs 'items' in field 'tags'\n"},
+    {"bom_at_start_is_skipped",
+         "bom_at_start_is_skipped.yaml:1:11: error: invalid contract name 'Bad-Name'; it is the C prefix of every generated name: [a-z][a-z0-9_]*\n"},
+    {"bom_elsewhere",
+         "bom_elsewhere.yaml:4:1: error: a byte order mark (U+FEFF, bytes ef bb bf) is allowed only at the very start of a contract; delete this one (most editors do not show it)\n"
+         "bom_elsewhere.yaml:6:36: error: a byte order mark (U+FEFF, bytes ef bb bf) is allowed only at the very start of a contract; delete this one (most editors do not show it)\n"},
     {"boolean_spelt_yes",
          "boolean_spelt_yes.yaml:7:15: error: 'nullable' expects true or false, found 'yes'\n"
          "boolean_spelt_yes.yaml:10:15: error: 'nullable' expects true or false, found a string\n"},
+    {"check_function_collides",
+         "check_function_collides.yaml:10:23: error: the C name 'k_parse' of the check function of rule 'rules[0]' collides with the generated function 'k_parse'\n"
+         "check_function_collides.yaml:11:23: error: the C name 'k_a_t' of the check function of rule 'rules[1]' collides with that of field 'a'\n"
+         "check_function_collides.yaml:7:3: note: field 'a' is here\n"
+         "check_function_collides.yaml:12:23: error: the C name 'shared' of the check function of rule 'rules[2]' collides with that of the check function of rule 'types.T.rules[0]'\n"
+         "check_function_collides.yaml:5:63: note: the check function of rule 'types.T.rules[0]' is here\n"},
     {"check_function_not_identifier",
          "check_function_not_identifier.yaml:7:23: error: check function 'my-check' is not a C identifier\n"
          "check_function_not_identifier.yaml:8:23: error: check function 'return' is not a C identifier\n"},
+    {"columns_count_bytes",
+         "columns_count_bytes.yaml:5:39: error: unknown type 'strng' in field 'a'; did you mean 'string'?\n"
+         "columns_count_bytes.yaml:6:52: error: invalid pattern: missing ')' for the group opened here\n"},
     {"compare_types_differ",
          "compare_types_differ.yaml:14:45: error: rule 'rules[0]' compares 'start' (date) with 'end' (datetime); compare takes two fields of one type\n"
          "compare_types_differ.yaml:15:21: error: rule 'rules[1]': compare takes only == or != on string, enum and boolean fields; 'n' and 'm' are of type string\n"
@@ -154,6 +168,8 @@ static const lint_case_t cases[] = {
          "named_type_shape.yaml:7:3: error: type name 'string' is a built-in type; choose another name\n"},
     {"nesting_too_deep",
          "nesting_too_deep.yaml:5:3: error: the contract nests more than 32 levels (objects and arrays, the record being 1), the limit\n"},
+    {"noncharacter",
+         "noncharacter.yaml:5:35: error: invalid YAML: the character U+FFFF (bytes ef bf bf) is a non-character, which YAML does not allow; remove it\n"},
     {"nul_character",
          "nul_character.yaml:5:34: error: a NUL character is not allowed in a contract value\n"},
     {"nullable_array_items",
@@ -169,6 +185,28 @@ static const lint_case_t cases[] = {
          "reply_limits_out_of_range.yaml:9:14: error: 'max_depth' must be between 1 and 1024, not 0\n"},
     {"reply_max_depth_below_contract_depth",
          "reply_max_depth_below_contract_depth.yaml:10:20: error: reply.max_depth 2 is below the contract's own depth 3: no valid reply would fit\n"},
+    {"reserved_contract_name_header",
+         "reserved_contract_name_header.yaml:1:11: error: contract name 'string' gives the header 'string.h', which would hide the standard <string.h> wherever the generated directory is on the include path; choose another name, such as 'string_reply'\n"},
+    {"reserved_contract_name_runtime",
+         "reserved_contract_name_runtime.yaml:1:11: error: contract name 'contractc_record' is reserved for the contractc runtime's own names (it starts with 'contractc'); choose another name, such as 'record'\n"},
+    {"reserved_contract_name_tag",
+         "reserved_contract_name_tag.yaml:1:11: error: contract name 'tm' gives the C struct tag 'tm', which is the tag of a struct, union or enum of <time.h>; choose another name, such as 'tm_reply'\n"},
+    {"reserved_contract_name_type",
+         "reserved_contract_name_type.yaml:1:11: error: contract name 'size' gives the C type 'size_t', which is a type of <stddef.h>; choose another name, such as 'size_reply'\n"},
+    {"reserved_derived_names",
+         "reserved_derived_names.yaml:5:3: error: the C name 'uint_fast8_t' of type 'fast8' is a type of <stdint.h>; rename the type or the contract\n"
+         "reserved_derived_names.yaml:8:3: error: the C name 'uint_least8_t' of field 'least8' is a type of <stdint.h>; rename the field or the contract\n"},
+    {"reserved_field_names",
+         "reserved_field_names.yaml:5:3: error: the C name 'NULL' of field 'NULL' is a macro of <stddef.h>; rename the field\n"
+         "reserved_field_names.yaml:6:3: error: the C name 'errno' of field 'errno' is a macro of <errno.h>; rename the field\n"
+         "reserved_field_names.yaml:7:3: error: the C name 'EOF' of field 'EOF' is a macro of <stdio.h>; rename the field\n"
+         "reserved_field_names.yaml:8:3: error: the C name 'I' of field 'I' is a macro of <complex.h>; rename the field\n"
+         "reserved_field_names.yaml:9:3: error: the C name 'linux' of field 'linux' is a macro that GNU C (Linux) predefines; rename the field\n"
+         "reserved_field_names.yaml:10:3: error: the C name 'size_t' of field 'size_t' is a type of <stddef.h>; rename the field\n"
+         "reserved_field_names.yaml:11:3: error: the C name '__typename' of field '__typename' is reserved for the compiler and the C library (it starts with '__', C11 7.1.3); rename the field\n"
+         "reserved_field_names.yaml:12:3: error: the C name 'contractc_id' of field 'contractc_id' is reserved for the contractc runtime's own names (it starts with 'contractc'); rename the field\n"
+         "reserved_field_names.yaml:13:31: error: the C name 'FLT_EVAL_METHOD' of enum value 'method' of field 'eval' is a macro of <float.h>; rename the field or the contract\n"
+         "reserved_field_names.yaml:19:23: error: check function 'printf' is a function of <stdio.h>; the generated header declares it: choose another name\n"},
     {"root_not_mapping",
          "root_not_mapping.yaml:1:1: error: a contract is a YAML mapping (contract:, version:, fields: ...), not a sequence\n"},
     {"rule_field_not_nullable",
@@ -181,6 +219,10 @@ static const lint_case_t cases[] = {
          "rule_kinds.yaml:11:18: error: 'all_or_none' needs at least two fields\n"},
     {"rule_names_unknown_field",
          "rule_names_unknown_field.yaml:8:27: error: rule 'rules[0]' names unknown field 'curency'; did you mean 'currency'?\n"},
+    {"rules_on_inline_object",
+         "rules_on_inline_object.yaml:10:5: error: 'rules' is not valid on an inline object (field 'o'); make the object a named type, types: {NAME: {fields: {...}, rules: [...]}}, and write type: NAME here\n"
+         "rules_on_inline_object.yaml:12:19: error: 'rules' is not valid in field 'p': its type is the named type 'pair'; write the rules in types.pair.rules\n"
+         "rules_on_inline_object.yaml:13:22: error: unknown key 'rules' in field 'n'; rules belong to the record (the top-level 'rules') or to a named object type\n"},
     {"scale_out_of_range",
          "scale_out_of_range.yaml:7:12: error: 'scale' must be between 0 and 18, not 19\n"
          "scale_out_of_range.yaml:9:5: error: missing key 'scale' in field 'b'\n"},
@@ -222,6 +264,9 @@ static const lint_case_t cases[] = {
     {"unknown_type",
          "unknown_type.yaml:6:11: error: unknown type 'strng' in field 's'; did you mean 'string'?\n"
          "unknown_type.yaml:8:11: error: unknown type 'money' in field 'u'; a type is one of string, integer, number, boolean, decimal, enum, date, datetime, object, array or a name from 'types'\n"},
+    {"unquoted_path_in_flow",
+         "unquoted_path_in_flow.yaml:8:20: error: invalid YAML: did not find expected ',' or '}'; inside { } or [ ] a path with brackets must be quoted: \"items[].amount\"\n"
+         "unquoted_path_in_flow.yaml:8:10: note: while parsing a flow mapping\n"},
     {"version_not_positive",
          "version_not_positive.yaml:2:10: error: 'version' is a positive integer, not 0\n"},
     {"version_quoted",

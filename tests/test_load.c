@@ -412,12 +412,16 @@ END_TEST
 START_TEST(yaml_control_characters_and_utf16_are_refused)
 {
     char *out = refused("contract: t\nversion: 1\x01\n", 25);
-    ck_assert_str_eq(out, "x.yaml:2:11: error: invalid YAML: control characters are not "
-                          "allowed (byte 0x01); a contract is UTF-8 text\n");
+    ck_assert_str_eq(out, "x.yaml:2:11: error: invalid YAML: the character U+0001 (byte 01) "
+                          "is a control character, which YAML does not allow; remove it\n");
     free(out);
     /* UTF-16 with a BOM: libyaml would transcode it; a contract is UTF-8 */
     out = refused("\xff\xfe" "c\0:\0 \0x\0", 10);
-    ck_assert_ptr_nonnull(strstr(out, "error: invalid YAML"));
+    ck_assert_str_eq(out, "x.yaml:1:1: error: the file is UTF-16 (it starts with a UTF-16 byte "
+                          "order mark); a contract is UTF-8 text: save it as UTF-8\n");
+    free(out);
+    out = refused("\xfe\xff" "\0c\0:\0 \0x", 10);
+    ck_assert_ptr_nonnull(strstr(out, "x.yaml:1:1: error: the file is UTF-16"));
     free(out);
 }
 END_TEST
