@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ajv_runner.js - the ajv runner of contractc's benchmark: JSON.parse and an
 // ajv 8 validator compiled from the generated draft 2020-12 schema.
 //

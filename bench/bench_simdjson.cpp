@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_simdjson.cpp - the limit references: simdjson's DOM parse (no
  * validation against any contract) and its UTF-8 check alone.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corpus.c - reads the benchmark's corpus files (format in corpus.h).
  */

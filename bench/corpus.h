@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corpus.h - the benchmark's corpus file format, shared by the generator
  * (gen_corpus.c) and the C runners (bench_c.c, bench_simdjson.cpp); the

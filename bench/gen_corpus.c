@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_corpus.c - the benchmark's seeded corpus generator.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """run.py - contractc's benchmark against its peers, in one run.
 
     python3 bench/run.py --build BUILD_DIR [--rounds N] [--seconds S] [--quick]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chat_client.c - the chat-completions model function (see chat_client.h).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # contractc_generate(TARGET target
 #                    CONTRACTS file...
 #                    [OUTPUT_DIR dir]

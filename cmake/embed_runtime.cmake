@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Builds the vendorable runtime and compiles it into the generator, for
 # `contractc vendor DIR`.  Run with cmake -P:
 #

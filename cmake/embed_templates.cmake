@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Writes OUT, a C file holding every file of DIR as a byte array, and a
 # lookup table cc_templates[] { name, text, len }.  Run with cmake -P.
 file(GLOB files RELATIVE ${DIR} ${DIR}/*)

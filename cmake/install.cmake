@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Installation: `cmake --install BUILD [--prefix P]` puts
 #   bin/contractc                                   the generator
 #   LIBDIR/libcontractc_runtime.a, .so              the runtime, static and shared

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Included from generator/CMakeLists.txt: compiles the vendorable runtime
 # (cmake/embed_runtime.cmake) into the generator for `contractc vendor`.
 # The runtime's source list is read from the contractc_runtime target, so a

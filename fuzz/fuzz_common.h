@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_common.h - shared by the libFuzzer targets in fuzz/ (test-only code).
  *

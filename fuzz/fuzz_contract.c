@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_contract.c - the contract loader (YAML -> checked, named model) on
  * arbitrary bytes, and everything the generator does with a contract it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_differential.c - the strict reader against cJSON (Debian's
  * libcjson), in the two directions that must hold (cJSON accepts more:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_generated.c - the generated parsers of the test contracts
  * (refund_request, which has a source text, and invoice, which has none),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_reader.c - the strict reader (runtime/src/reader.c) on arbitrary
  * bytes, through cc_read_document: begin, skip one value, finish.

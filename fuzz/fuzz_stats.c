@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_stats.c - the decision-log reader of `contractc stats` on arbitrary
  * bytes as one log (cc_stats_stream), as text, as --json, and as --json

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_validate.c - `contractc validate`'s path on arbitrary replies: the
  * test contracts loaded from YAML (cc_contract_load), their descriptor

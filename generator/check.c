@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.c - the checks that span more than one place in a contract (load.h:
  * cc_check_contract).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.c - the `contractc` command line (design page, "The CLI").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diag.c - generator diagnostics in gcc's form (see diag.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diag.h - generator diagnostics in gcc's form (internal to the generator).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_c.c - writes NAME.h and NAME.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_dialect.c - NAME.D.schema.json and NAME.D.notes.txt: the portable
  * draft 2020-12 schema rewritten into one provider's subset of JSON Schema

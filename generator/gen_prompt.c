@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_prompt.c - NAME.prompt.txt, value examples and rule sentences
  * (design page, "The prompt").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gen_schema.c - NAME.schema.json, the portable draft 2020-12 schema
  * (dialects.md section 0; design page, "Schemas and dialects").

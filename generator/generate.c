@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * generate.c - the pipeline from a loaded contract to its artifacts:
  * prompt and schema first (the hash covers them), then the hash, then the

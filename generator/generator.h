@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * generator.h - the generator's stages after loading (internal).
  *

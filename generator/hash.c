@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hash.c - the canonical contract model and NAME_contract_hash (design page,
  * "Hash and banners").

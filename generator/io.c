@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * io.c - the command line's files and standard streams (io.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * io.h - the command line's files and standard streams (internal to the
  * generator): bounded reads of untrusted input, output files rewritten only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keymap.c - the string index of keymap.h: open addressing, linear
  * probing, SipHash-2-4 under a per-process random key.

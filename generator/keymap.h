@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keymap.h - an index from byte strings to positions in the caller's array
  * (internal to the generator; `contractc stats` counts with it).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * load.h - the stages behind cc_contract_load (internal to the generator).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * load_yaml.c - contract YAML -> model (load.h: cc_load_yaml).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c - the `contractc` executable: everything is in the generator
  * library (cli.c), so tests can run the same code in process.

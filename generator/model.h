@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * model.h - the contract model: what a contract file means, after loading
  * (load_yaml.c), checking (check.c) and naming (naming.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * naming.c - every generated C name of a contract, in one place (load.h:
  * cc_name_contract), after nanopb's naming and reserved-word handling.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pattern.c - the contract's regular pattern subset, compiled to a minimal
  * byte DFA whose tables the generator emits and the runtime runs.

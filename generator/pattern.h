@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pattern.h - the contract's regular pattern subset compiled to a DFA
  * (internal to the generator).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reserved.c - names that can never be generated (reserved.h;
  * docs/contract-language.md, "Names that can never be generated").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reserved.h - names that can never be generated (internal to the
  * generator; docs/contract-language.md, "Names that can never be

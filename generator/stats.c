@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stats.c - `contractc stats LOG... [--json]`: what the decision logs
  * (`contractc-log/1`, design page "The decision log") say about a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tables.c - builds a contract's descriptor tables in memory (see tables.h).
  *

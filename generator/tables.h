@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tables.h - descriptor tables built in memory from a contract model.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * templates.h - the files of templates/, compiled into the generator by
  * cmake/embed_templates.cmake (templates.c is generated at build time).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text.c - growable text buffer and small string helpers for the generator.
  */

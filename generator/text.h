@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text.h - a growable text buffer for the emitters (internal to the generator).
  *

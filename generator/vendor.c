@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vendor.c - `contractc vendor DIR`: writes the runtime for vendoring.
  *

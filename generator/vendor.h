@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vendor.h - the runtime's files as `contractc vendor` writes them (internal).
  *

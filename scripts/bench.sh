@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The benchmark (issue 8) in one command, on Debian 12: installs what it
 # needs (libsimdjson-dev, g++, valgrind, node + npm, python3), builds a
 # Release tree with the simdjson runner, installs ajv from bench/'s lockfile

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs everything contractc needs to build and test, on Debian 12.
 # Idempotent; run as root (or through sudo).
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job: set up a fresh Debian 12 machine, build contractc, generate
 # the example contracts' code at build time and run the example programs on
 # their replies.

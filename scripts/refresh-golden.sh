@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Regenerates the golden files under tests/golden/ from the example and test
 # contracts with a freshly built contractc.  Read the diff before committing:
 # golden files are reviewed by reading them (git diff tests/golden).

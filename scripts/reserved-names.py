@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Regenerates the table of standard C and POSIX names in generator/reserved.c.
 
 Every identifier that the C11 headers and the POSIX.1-2017 (XSI) headers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Hardening runs (called by scripts/test.sh after the gcc suite; runs alone
 # too).  Each builds what it needs in its own build directory:
 #

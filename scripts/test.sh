@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every test on a fresh Debian 12 machine: installs what it needs, then
 #   1. a gcc Release build (-O3, -Werror) and the whole ctest suite, so the
 #      build type users pick first cannot regress; then the hardening stage

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alloc_shim.c - an LD_PRELOAD library that fails the n-th allocation of a
  * process (curl's "torture" runs, nanopb's malloc wrappers), for the parts

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Issue 8, the benchmark: a quick smoke test of its harness (not a timing).
 # bench/run.py --quick generates small corpora (seeded) and checks that the
 # validating runners' verdicts agree reply by reply: contractc, the strict

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Work on the bad inputs of issue 3, counted in instructions, not time:
 # callgrind runs nested_bad_input on each kind at two sizes, N and 2N,
 # counting only the instructions inside contractc_parse (the reply is built

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The command line's conventions (tests/cli/cli.sh, one case per test):
 # --help, checked standard output, bounded reply reads, -o and vendor
 # parents, rewrite only on change, --check's regenerate command.

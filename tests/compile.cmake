@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Generated code compiled with gcc and clang under the strict warning set
 # (tests/compile/*.sh), from this build's generator and runtime sources.
 add_test(NAME compile_nonascii_texts_with_gcc_and_clang

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dialect_diff.c - the C half of the differential test against ajv
  * (issue 6, part 3).  Built once per contract, linked with that contract's

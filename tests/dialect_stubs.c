@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dialect_stubs.c - writes empty definitions of a contract's `check:`
  * functions, so the differential runner (dialect_diff.c) links with any

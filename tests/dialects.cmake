@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Issue 6: provider dialects of the schema, and the differential test
 # against ajv.  Included by tests/CMakeLists.txt.
 #

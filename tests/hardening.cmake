@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Hardening tests (included by tests/CMakeLists.txt): allocation failures,
 # hostile contracts and hostile replies.  The fuzz targets live in fuzz/;
 # scripts/test-hardening.sh runs them, valgrind and the full allocation

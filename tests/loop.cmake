@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The repair loop, the decision log, `contractc stats` and the chat client
 # (issue 4).  Included by tests/CMakeLists.txt.
 contractc_check_test(test_loop LIBS test_contracts)

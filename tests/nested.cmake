@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Issue 3, nested contracts: dates, rules, checks, gating, paths, the lint
 # cases of the nested contract errors, and the bad-input work counts.
 # Included by tests/CMakeLists.txt (contractc_check_test is defined there).

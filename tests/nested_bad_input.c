@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nested_bad_input - builds one bad reply of nested_bad_input.h and parses it
  * once with the nested_limits contract; bench_nested.sh runs it under

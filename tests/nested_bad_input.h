@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nested_bad_input.h - the bad replies of issue 3 for the nested_limits
  * contract (tests/data/nested/nested_limits.contract.yaml: reply.max_bytes

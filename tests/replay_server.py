@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A replay server for the chat client's tests (Python 3 standard library).
 
 Listens on 127.0.0.1 only, answers each POST with the next recorded response

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * table_list.h - the generated list of contracts that test_tables compares
  * (written by tests/CMakeLists.txt: the test contracts, or the examples).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_alloc_fail.c - every allocation can fail, and failing it is an error
  * outcome, never a crash, a leak or a half-filled record (curl's torture

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cases.c - every reply case of tests/data/cases/replies.jsonl through
  * three doors that must agree with the case and with each other:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_client.c - the chat client against a real HTTP server on loopback
  * (tests/replay_server.py: recorded responses, recorded requests, their

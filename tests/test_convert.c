@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_convert.c - exact conversions: integers, numbers (against glibc's
  * strtod under the C locale), shortest number formatting (ECMAScript

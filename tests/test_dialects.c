@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dialects.c - the provider dialects of the schema (issue 6, parts 2
  * and 4; ../shared/design/dialects.md):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_gen_texts.c - the generated texts agree with each other: the prompt,
  * the portable schema, the dialect schemas and notes, and the runtime's

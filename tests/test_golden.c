@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_golden.c - the generated artifacts are the reviewed golden files
  * (tests/golden/, refreshed by scripts/refresh-golden.sh), and they are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_hostile.c - hostile contracts and hostile replies.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_jsontestsuite.c - the reader against JSONTestSuite's test_parsing
  * files (tests/data/jsontestsuite, MIT, see SOURCE.md there).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_lint.c - every contract error and note, one invalid contract each
  * (tests/data/lint/NAME.yaml), with its exact diagnostics in gcc's form:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_load.c - the contract loader on the two example contracts
  * (tests/data/contracts, copied from the shared cases): every value of the

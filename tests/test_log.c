@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_log.c - the decision log `contractc-log/1`: the exact line for a
  * decision, no reply values in problems, the opt-in value, routes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_loop.c - the transcript and the repair loop with scripted models:
  * where the rejected reply and the complaint sit in the transcript, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_nested.c - issue 3 through generated parsers: dates and datetimes
  * (calendar and RFC 3339 section 5.6 edge cases, echoed exactly by the

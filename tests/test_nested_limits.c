@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_nested_limits.c - the bad inputs of issue 3 against the nested_limits
  * contract (reply.max_bytes 64 MiB, max_depth 1024, so the checks really

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_pattern.c - the pattern compiler (generator/pattern.c) and the DFA
  * matcher (runtime/src/dfa.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_reader.c - the strict JSON reader (runtime/src/reader.h) through its
  * internal API: document-level problems with their exact kind, byte offset,

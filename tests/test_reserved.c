@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_reserved.c - names that can never be generated
  * (docs/contract-language.md, "Names that can never be generated").

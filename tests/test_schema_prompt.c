@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_schema_prompt.c - the prompt, the portable schema and the contract
  * hash (gen_prompt.c, gen_schema.c, hash.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_stats.c - `contractc stats`: counts and rates per contract hash, per
  * day and model, per path and kind; bad lines counted and reported but

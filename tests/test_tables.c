@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tables.c - the descriptor tables `contractc validate` builds in
  * memory equal the generated ones (NAME.c, compiled here), member by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_validate.c - the interpreter's semantics, table-driven: each row is a
  * contract (YAML, built into in-memory tables as `contractc validate` does),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * codemap_checks.c - the business check of the codemap contract, written by
  * the user in C.  The generated codemap.h declares it (rule line_in_file of

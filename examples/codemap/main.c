@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * codemap_example - a map of one source file end to end: each reply of
  * data/cases.txt is parsed with the generated strict parser against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * example_cases.c - the example programs' shared harness (example_cases.h).
  */

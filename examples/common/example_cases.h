@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * example_cases.h - the harness the example programs share: it runs every
  * case of DATA_DIR/cases.txt through a contract's generated parser, prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // app.cpp - a C++17 program outside the contractc tree, in a CMake project
 // that enables C++ alone (project(ticket_triage CXX)): contractc_generate()
 // compiles the generated ticket.c as C and this file includes ticket.h from

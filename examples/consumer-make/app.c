@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * app.c - a program outside the contractc tree that uses a generated parser:
  * one German customer email, the model's first reply (a decimal comma,

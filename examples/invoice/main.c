@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * invoice_example - the invoice story end to end: each reply of
  * data/cases.txt (what a model read from the invoice text beside it) is

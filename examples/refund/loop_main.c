@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * refund_loop_example - the refund story through the repair loop, with a
  * scripted model (recorded replies, no network).  For each record of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * refund_example - the refund story end to end: each reply of data/cases.txt
  * is parsed with the generated strict parser against its source email, and

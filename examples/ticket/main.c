@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ticket_example - triage of support tickets end to end: each reply of
  * data/cases.txt is parsed with the generated strict parser against the

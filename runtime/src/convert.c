@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * convert.c - exact, locale-free conversions of reply text.
  *

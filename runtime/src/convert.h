@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * convert.h - exact, locale-free conversions of reply text (internal).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dfa.c - runs a pattern DFA compiled by the generator (contractc.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * key_segment.c - writes the JSONPath segment of a key from a reply
  * (key_segment.h): ".key" for [A-Za-z_][A-Za-z0-9_]*, else RFC 9535

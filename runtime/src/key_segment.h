@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * key_segment.h - the JSONPath segment of a key from a reply (internal).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log.c - the decision log, `contractc-log/1` (design page, "The decision
  * log"): one JSON object per line, written through a sink the caller

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * loop.c - the transcript and the repair loop (design page, "The prompt";
  * issue 4).

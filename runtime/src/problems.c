@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * problems.c - the capped problem list, kind and status names, and the
  * message builder.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reader.c - the strict JSON reader (RFC 8259 plus contractc's policy).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reader.h - the strict JSON reader under the validation interpreter (internal).
  *

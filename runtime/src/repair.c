@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * repair.c - the repair turn sent after a rejection (design page, "The
  * prompt"): the rejected reply stays just above it in the transcript.

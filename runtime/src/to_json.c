@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * to_json.c - an accepted record in the canonical form (design page,
  * "Canonical form of a record"): compact, keys in contract order, strings as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * validate.c - the interpreter: reads a reply with the strict reader and
  * validates it against a contract's descriptor tables in the same pass.

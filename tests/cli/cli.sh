@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/cli/cli.sh CASE - the command line's conventions, one case per ctest
 # test (tests/cli.cmake): --help everywhere, checked standard output, bounded
 # reply reads, -o and vendor parents, files rewritten only on change, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The generated enum name functions (NAME_F_name, NAME_F_from_name) of named
 # and inline enums, with values that are not C identifiers, compile
 # warning-free with gcc and clang as C99 and C11 and turn every value into

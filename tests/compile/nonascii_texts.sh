@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Generated texts with non-ASCII bytes (é, 日本, an emoji), a comment
 # terminator and a trigraph-like sequence compile warning-free with gcc and
 # clang as C99, both as string literals (a prompt up to 4,095 bytes) and as

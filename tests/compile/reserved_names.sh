@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Why the reserved names are refused (docs/contract-language.md, "Names that
 # can never be generated"): for a sample of every class, the code generated
 # with the name let through does not build, while the same contract with a

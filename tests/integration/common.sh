@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers for the integration tests (CMakeLists.txt here).  Sourced, not run.
 # Every test gets, from ctest's environment:
 #   SRC     the contractc source tree        PREFIX  the temporary install prefix

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # examples/consumer-cmake against the installed package: find_package,
 # contractc_generate (with SCHEMA_DIALECT, SCHEMA_VAR, PROMPT_VAR), a run,
 # regeneration when the contract or the generator changes and only then,

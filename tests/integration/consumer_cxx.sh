@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Route 4, examples/consumer-cxx: a C++17 project that enables C++ alone
 # (project(ticket_triage CXX)) against the installed package.
 # find_package(contractc) enables C for the generated ticket.c; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # examples/consumer-make: a Makefile with pkg-config and committed generated
 # files.  `make check` passes on the committed files, builds against the
 # installed shared runtime and runs; a drift (an edited contract, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Route 5, examples/consumer-meson: Meson finds the runtime through
 # pkg-config (dependency('contractc-runtime')) and the installed generator
 # on PATH; a custom target generates the parser at build time.  The program

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The runtime header and a generated header compile as C99, C11 and C++17
 # (extern "C"), each under the strict warning set; a C++17 program calls the
 # C-compiled parser and links (the names are not mangled).

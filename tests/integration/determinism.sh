@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The installed generator writes byte-identical files whatever the output
 # directory, the working directory, the contract path's form (relative,
 # absolute, with ./ and .., through a symlink, with spaces) and the locale.

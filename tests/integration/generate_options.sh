@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # contractc_generate() against the installed package, option by option:
 # SCHEMA_VAR and the declared outputs follow the contract's own
 # schema: {dialect: D} in its flow and block forms (quotes, comments, blank

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # cmake --install to a temporary prefix: the layout the package promises,
 # pkg-config's answers, and a shared library exporting the public API only.
 # Sets up the prefix the other vendor tests use (ctest fixture).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A packager's build: configured for the system prefix /usr (GNUInstallDirs
 # then picks the multiarch libdir) and installed to a DESTDIR.  Every .pc
 # file says prefix=/usr, libdir=${prefix}/LIBDIR, includedir=${prefix}/include,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # -DCONTRACTC_BUILD_GENERATOR=OFF builds and installs the runtime with a C
 # compiler alone: no pkg-config, libyaml, cJSON or libcrypto is looked for
 # (pkg-config is pointed at a program that does not exist), and the

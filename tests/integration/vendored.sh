@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `contractc vendor DIR`: two files, the header byte-identical to the
 # runtime's, the same bytes whatever the directory; then the README's
 # vendored build, `cc -I. app.c refund_request.c contractc_runtime.c`, with

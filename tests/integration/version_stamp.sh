@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The version stamp between generated code and the runtime fails at compile
 # time, both ways, saying what to do: generated code newer than the runtime
 # header ("update the runtime"), and a runtime that no longer accepts code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Issue 6 parts 3 and 4: the differential test of the generated C parser
 // against ajv (Ajv2020 strict + ajv-formats) on the portable 2020-12 schema.
 //

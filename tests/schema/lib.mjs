@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Shared by the ajv tests: command-line flags, ajv set-up, running contractc.
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Issue 6 part 1: every schema contractc emits is valid against the draft
 // 2020-12 meta-schema, checked with Ajv2020 in strict mode (+ ajv-formats):
 // the golden files (tests/golden/*/*.schema.json, dialects included) and a

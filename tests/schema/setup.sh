@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # setup.sh SRC_DIR DEST_DIR: installs the pinned ajv packages (package.json +
 # package-lock.json of SRC_DIR) into DEST_DIR/node_modules with `npm ci`, once
 # per lockfile.  Exit 77 (ctest: skipped) when node or npm is missing.

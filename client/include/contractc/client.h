@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * contractc/client.h - a client for OpenAI-compatible `/v1/chat/completions`
  * and Anthropic `/v1/messages` endpoints that plugs into the repair loop

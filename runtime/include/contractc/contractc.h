@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * contractc.h - the contractc runtime: strict reading and validation of
  * language-model replies against a contract's descriptor tables.
