@@ -8,9 +8,9 @@
  *     scripts/reserved-names.py from the headers themselves (macros from
  *     gcc -dM, declarations from clang's AST), each with the header it
  *     comes from (the script says which): a generated name that is one of
- *     them breaks every file
- *     that includes that header next to the generated one (NULL, errno,
- *     EOF, I, complex, noreturn, size_t, int64_t, struct tm, ...);
+ *     them breaks every file that includes that header next to the
+ *     generated one (NULL, errno, EOF, I, complex, noreturn, size_t,
+ *     int64_t, struct tm, ...);
  *   - a few macros by hand: those GNU C predefines outside the reserved
  *     name space (linux and unix on Linux, i386 on 32-bit x86, mips and
  *     sparc on those targets) and `imaginary` (<complex.h>, C11 7.3.1,

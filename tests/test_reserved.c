@@ -402,21 +402,21 @@ START_TEST(names_near_reserved_ones_still_load)
      * like reserved ones, and functions of the headers as members (a
      * member is not an ordinary identifier) */
     static const char *const contracts[] = {
-        "contract: nullable\nversion: 1\ninstruction: x\nfields:\n"
-        "  nullable: {type: string, nullable: true}\n  errors: {type: integer}\n"
-        "  size_bytes: {type: integer}\n  strings: {type: array, items: {type: string}}\n",
-        "contract: errors\nversion: 1\ninstruction: x\nfields:\n  size: {type: integer}\n"
-        "  time: {type: string}\n  log: {type: string}\n  index: {type: integer}\n"
-        "  signal: {type: string}\n  _id: {type: string}\n  string_value: {type: string}\n"
-        "  null_value: {type: string}\n  eof: {type: boolean}\n  Linux: {type: boolean}\n"
-        "  assert: {type: boolean}\n  offsetof: {type: integer}\n  pid_t: {type: integer}\n",
-        "contract: size_bytes\nversion: 1\ninstruction: x\ntypes:\n"
-        "  strings: {fields: {a: {type: string}}}\n  tm: {values: [a, b]}\nfields:\n"
-        "  x: {type: strings}\n  y: {type: tm}\n"
-        "  errno_kind: {type: enum, values: [NULL, EOF, errno, size_t]}\n"
-        "rules:\n  - check: {function: check_size}\n",
-        "contract: my_contractc\nversion: 1\ninstruction: x\nfields:\n"
-        "  uses_contractc: {type: string}\n",
+        ("contract: nullable\nversion: 1\ninstruction: x\nfields:\n"
+         "  nullable: {type: string, nullable: true}\n  errors: {type: integer}\n"
+         "  size_bytes: {type: integer}\n  strings: {type: array, items: {type: string}}\n"),
+        ("contract: errors\nversion: 1\ninstruction: x\nfields:\n  size: {type: integer}\n"
+         "  time: {type: string}\n  log: {type: string}\n  index: {type: integer}\n"
+         "  signal: {type: string}\n  _id: {type: string}\n  string_value: {type: string}\n"
+         "  null_value: {type: string}\n  eof: {type: boolean}\n  Linux: {type: boolean}\n"
+         "  assert: {type: boolean}\n  offsetof: {type: integer}\n  pid_t: {type: integer}\n"),
+        ("contract: size_bytes\nversion: 1\ninstruction: x\ntypes:\n"
+         "  strings: {fields: {a: {type: string}}}\n  tm: {values: [a, b]}\nfields:\n"
+         "  x: {type: strings}\n  y: {type: tm}\n"
+         "  errno_kind: {type: enum, values: [NULL, EOF, errno, size_t]}\n"
+         "rules:\n  - check: {function: check_size}\n"),
+        ("contract: my_contractc\nversion: 1\ninstruction: x\nfields:\n"
+         "  uses_contractc: {type: string}\n"),
     };
     for (size_t i = 0; i < sizeof contracts / sizeof contracts[0]; i++) {
         bool accepted = false;
