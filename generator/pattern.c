@@ -54,8 +54,8 @@
  * 200,000 states; subset construction stops once it passes
  * 2 * CC_DFA_MAX_STATES states or a fixed work budget; the minimal DFA has at
  * most CC_DFA_MAX_STATES states.  A contract's patterns together build at
- * most CC_PATTERN_TOTAL_STATES states and spend CC_PATTERN_TOTAL_WORK work
- * units (cc_pattern_compile_budget): each pattern's own limits are capped by
+ * most CC_PATTERN_TOTAL_STATES DFA states and spend CC_PATTERN_TOTAL_WORK
+ * work units (cc_pattern_compile_budget): each pattern's own limits are capped by
  * what is left, so ten thousand patterns each under its own limits still
  * stop within the contract's.
  */
@@ -1825,11 +1825,21 @@ fail:
 
 /* ------------------------------------------------------------------------ */
 
-static void budget_error(cc_pattern_error_t *err)
+static uint64_t total_states(const cc_pattern_budget_t *b)
 {
-    set_error(err, 0, "the contract's patterns together pass the limit for one contract (%u "
-              "automaton states built, %u work units); simplify them or use fewer",
-              CC_PATTERN_TOTAL_STATES, CC_PATTERN_TOTAL_WORK);
+    return b && b->max_states ? b->max_states : CC_PATTERN_TOTAL_STATES;
+}
+
+static uint64_t total_work(const cc_pattern_budget_t *b)
+{
+    return b && b->max_work ? b->max_work : CC_PATTERN_TOTAL_WORK;
+}
+
+static void budget_error(const cc_pattern_budget_t *b, cc_pattern_error_t *err)
+{
+    set_error(err, 0, "the contract's patterns together pass the limit for one contract (%llu "
+              "DFA states built, %llu work units); simplify them or use fewer",
+              (unsigned long long)total_states(b), (unsigned long long)total_work(b));
 }
 
 cc_dfa_t *cc_pattern_compile(const char *pattern, cc_pattern_error_t *err)
@@ -1881,11 +1891,11 @@ cc_dfa_t *cc_pattern_compile_budget(const char *pattern, cc_pattern_budget_t *bu
     }
 
     /* What is left of the contract's totals caps this pattern's own. */
-    uint64_t states_left = CC_PATTERN_TOTAL_STATES, work_left = CC_PATTERN_TOTAL_WORK;
+    uint64_t states_left = total_states(budget), work_left = total_work(budget);
     if (budget != NULL) {
         if (budget->spent || budget->states >= states_left || budget->work >= work_left) {
             budget->spent = true;
-            budget_error(err);
+            budget_error(budget, err);
             free_nodes(p.all);
             return NULL;
         }
@@ -1893,17 +1903,18 @@ cc_dfa_t *cc_pattern_compile_budget(const char *pattern, cc_pattern_budget_t *bu
         work_left -= budget->work;
     }
     memset(&a, 0, sizeof a);
-    a.max_states = states_left < MAX_NFA_STATES ? (uint32_t)states_left : MAX_NFA_STATES;
+    /* NFA states built count as work units */
+    a.max_states = work_left < MAX_NFA_STATES ? (uint32_t)work_left : MAX_NFA_STATES;
     (void)nfa_new(&a, S_EPS);       /* state 0: "no state" */
     f = compile_node(&a, root);
     match = nfa_new(&a, S_MATCH);
     link_to(&a, f.end, match);
     free_nodes(p.all);
     if (budget != NULL)
-        budget->states += a.n;
+        budget->work += a.n;
     if (a.too_big && a.max_states < MAX_NFA_STATES) {
         budget->spent = true;
-        budget_error(err);
+        budget_error(budget, err);
         free(a.s);
         return NULL;
     }
@@ -1921,7 +1932,7 @@ cc_dfa_t *cc_pattern_compile_budget(const char *pattern, cc_pattern_budget_t *bu
 
     memset(&s, 0, sizeof s);
     s.nfa = &a;
-    states_left = states_left > a.n ? states_left - a.n : 0;
+    work_left = work_left > a.n ? work_left - a.n : 0;
     s.max_states = states_left < MAX_SUBSET_STATES ? (uint32_t)states_left : MAX_SUBSET_STATES;
     s.max_work = work_left < WORK_BUDGET ? (unsigned long)work_left : WORK_BUDGET;
     subset_build(&s, f.start, &dstart);
@@ -1956,7 +1967,7 @@ cc_dfa_t *cc_pattern_compile_budget(const char *pattern, cc_pattern_budget_t *bu
                   " simplify its repetitions");
         break;
     case 4:
-        budget_error(err);
+        budget_error(budget, err);
         break;
     default:
         set_error(err, 0, "out of memory");
