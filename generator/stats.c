@@ -1346,8 +1346,10 @@ static void print_counts_line(cc_buf_t *out, const char *label, counts_t *c, con
     if (!c->count && !none)
         return;
     cc_buf_printf(out, "  %s:", label);
-    if (!c->count)
-        cc_buf_printf(out, " %s", none);
+    if (!c->count && none) {
+        cc_buf_putc(out, ' ');
+        cc_buf_puts(out, none);
+    }
     counts_sort(c);
     for (size_t i = 0; i < c->count; i++) {
         cc_buf_puts(out, i ? ", " : " ");
