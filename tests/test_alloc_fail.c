@@ -433,12 +433,13 @@ static void empty_dir(const char *dir)
     closedir(d);
 }
 
-/* ---- `contractc stats` under the shim ------------------------------------ */
+/* ---- commands of the CLI under the shim ---------------------------------- */
 
-/* Runs `contractc stats LOG [--json]` with the shim failing call `fail_at`
- * (0: none); stdout and stderr go to files.  Returns the wait status. */
-static int run_stats_shim(const char *log, bool json, unsigned long fail_at,
-                          const char *count_path, const char *out_path, const char *err_path)
+/* Runs CONTRACTC_EXE with argv (argv[0] included, NULL-terminated) and the
+ * shim failing call `fail_at` (0: none); stdout and stderr go to files.
+ * Returns the wait status. */
+static int run_cli_shim(const char *const *argv, unsigned long fail_at, const char *count_path,
+                        const char *out_path, const char *err_path)
 {
     fflush(stdout);
     fflush(stderr);
@@ -452,10 +453,7 @@ static int run_stats_shim(const char *log, bool json, unsigned long fail_at,
         setenv("CONTRACTC_ALLOC_COUNT", count_path, 1);
         if (!freopen(err_path, "w", stderr) || !freopen(out_path, "w", stdout))
             _exit(99);
-        if (json)
-            execl(CONTRACTC_EXE, CONTRACTC_EXE, "stats", log, "--json", (char *)NULL);
-        else
-            execl(CONTRACTC_EXE, CONTRACTC_EXE, "stats", log, (char *)NULL);
+        execv(CONTRACTC_EXE, (char *const *)argv);
         _exit(98);
     }
     int status = 0;
@@ -464,63 +462,76 @@ static int run_stats_shim(const char *log, bool json, unsigned long fail_at,
     return status;
 }
 
-/* What the stats sweep found, by outcome. */
-typedef struct stats_sweep {
+/* What a sweep of one command found, by outcome.  The command's result
+ * exits are the codes below its error exit (stats: 0; validate: 0 and 1). */
+typedef struct cli_sweep {
     unsigned long points, same, error_exits;
-    unsigned long wrong;       /* exit 0 with other output than the clean run's */
-    unsigned long bad_exit;    /* an exit code other than 0 and 1 */
-    unsigned long no_message;  /* exit 1 with nothing on stderr */
-    unsigned long half_output; /* exit 1 with something on stdout */
-    unsigned long signals, not_reached;
+    unsigned long crypto_crashes; /* died inside libcrypto's start-up (OpenSSL 3.0: see sweep_contract) */
+    unsigned long wrong;          /* a result exit with output other than the clean run's */
+    unsigned long bad_exit;       /* neither a result exit nor the error exit */
+    unsigned long no_message;     /* the error exit with nothing on stderr */
+    unsigned long half_output;    /* the error exit with something on stdout */
+    unsigned long signals;        /* killed by a signal outside libcrypto */
+    unsigned long not_reached;
     char first_wrong[1200], first_other[1200];
-} stats_sweep_t;
+} cli_sweep_t;
 
-static void stats_note(char *first, size_t size, const char *what, const char *detail)
+static void sweep_note(char *first, size_t size, const char *what, const char *detail)
 {
     if (!*first)
         snprintf(first, size, "%.500s: %.600s", what, detail);
 }
 
-/* Every failure point of one run (the first 64, then every `stride`-th):
- * exit 0 with exactly the clean run's stdout and stderr, or exit 1 with a
- * message on stderr and nothing on stdout. */
-static void sweep_stats(const char *log, bool json, const char *work, unsigned long stride,
-                        stats_sweep_t *v)
+/* Sweeps one command line (`label` names it in messages): the clean run
+ * gives the reference exit code (a result exit, below `error_code`) and
+ * stdout, and stderr too when `same_stderr`; then every failure point (the
+ * first 64, then every `stride`-th; libcrypto's calls every 13 * stride-th)
+ * must give exactly that, or exit `error_code` with a message on stderr and
+ * nothing on stdout. */
+static void sweep_cli(const char *const *argv, const char *label, int error_code, bool same_stderr,
+                      const char *work, unsigned long stride, cli_sweep_t *v)
 {
     char count_path[512], out_path[512], err_path[512];
     snprintf(count_path, sizeof count_path, "%s/count", work);
     snprintf(out_path, sizeof out_path, "%s/stdout", work);
     snprintf(err_path, sizeof err_path, "%s/stderr", work);
-    int st = run_stats_shim(log, json, 0, count_path, out_path, err_path);
-    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "stats %s: clean run failed", log);
+    int st = run_cli_shim(argv, 0, count_path, out_path, err_path);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) < error_code, "%s: clean run failed", label);
+    int clean_code = WEXITSTATUS(st);
     size_t ref_len = 0, ref_err_len = 0;
     char *ref = cc_read_file(out_path, &ref_len);
     char *ref_err = cc_read_file(err_path, &ref_err_len);
     ck_assert(ref && ref_err);
     ck_assert_uint_gt(ref_len, 0);
     bool failed = false;
-    unsigned long total = read_count(count_path, &failed, NULL);
+    crypto_calls_t crypto;
+    memset(&crypto, 0, sizeof crypto);
+    unsigned long total = read_count(count_path, &failed, &crypto);
     unsigned long here = 0;
     for (unsigned long n = 1; n <= total; n++) {
-        if (n > 64 && (n - 1) % stride != 0)
+        bool crypto_call = in_crypto(&crypto, n);
+        if (n > 64 && (n - 1) % (crypto_call ? 13 * stride : stride) != 0)
             continue;
-        char what[700];
-        snprintf(what, sizeof what, "stats %.500s%s, allocation %lu of %lu failed", log,
-                 json ? " --json" : "", n, total);
-        st = run_stats_shim(log, json, n, count_path, out_path, err_path);
+        char what[1200];
+        snprintf(what, sizeof what, "%.1000s, allocation %lu of %lu failed", label, n, total);
+        st = run_cli_shim(argv, n, count_path, out_path, err_path);
         here++;
         if (!WIFEXITED(st)) {
             char sig[32];
             snprintf(sig, sizeof sig, "signal %d", WTERMSIG(st));
-            v->signals++;
-            stats_note(v->first_other, sizeof v->first_other, what, sig);
+            if (crypto_call) {
+                v->crypto_crashes++;
+            } else {
+                v->signals++;
+                sweep_note(v->first_other, sizeof v->first_other, what, sig);
+            }
             continue;
         }
         int code = WEXITSTATUS(st);
         read_count(count_path, &failed, NULL);
         if (!failed) {
             v->not_reached++;
-            stats_note(v->first_other, sizeof v->first_other, what, "the shim never reached that call");
+            sweep_note(v->first_other, sizeof v->first_other, what, "the shim never reached that call");
         }
         size_t out_len = 0, err_len = 0;
         char *out = cc_read_file(out_path, &out_len);
@@ -528,33 +539,31 @@ static void sweep_stats(const char *log, bool json, const char *work, unsigned l
         ck_assert(out && err);
         char detail[900];
         snprintf(detail, sizeof detail, "exit %d, stdout \"%.300s\", stderr \"%.200s\"", code, out, err);
-        if (code == 0) {
-            if (out_len == ref_len && memcmp(out, ref, ref_len) == 0 && err_len == ref_err_len &&
-                memcmp(err, ref_err, err_len) == 0) {
-                v->same++;
-            } else {
-                v->wrong++;
-                stats_note(v->first_wrong, sizeof v->first_wrong, what, detail);
-            }
-        } else if (code != 1) {
+        bool same_out = out_len == ref_len && memcmp(out, ref, ref_len) == 0;
+        bool same_err = !same_stderr || (err_len == ref_err_len && memcmp(err, ref_err, err_len) == 0);
+        if (code == clean_code && same_out && same_err) {
+            v->same++;
+        } else if (code < error_code) {
+            v->wrong++;
+            sweep_note(v->first_wrong, sizeof v->first_wrong, what, detail);
+        } else if (code != error_code) {
             v->bad_exit++;
-            stats_note(v->first_other, sizeof v->first_other, what, detail);
+            sweep_note(v->first_other, sizeof v->first_other, what, detail);
         } else {
             v->error_exits++;
             if (err_len == 0) {
                 v->no_message++;
-                stats_note(v->first_other, sizeof v->first_other, what, detail);
+                sweep_note(v->first_other, sizeof v->first_other, what, detail);
             }
             if (out_len != 0) {
                 v->half_output++;
-                stats_note(v->first_other, sizeof v->first_other, what, detail);
+                sweep_note(v->first_other, sizeof v->first_other, what, detail);
             }
         }
         free(out);
         free(err);
     }
-    printf("stats allocation failures: %s%s: %lu of %lu malloc calls failed in turn\n", log,
-           json ? " --json" : "", here, total);
+    printf("%s: %lu of %lu malloc calls failed in turn\n", label, here, total);
     v->points += here;
     free(ref);
     free(ref_err);
@@ -588,10 +597,13 @@ START_TEST(every_malloc_of_contractc_stats_fails_cleanly_or_not_at_all)
           f);
     fclose(f);
     free(text);
-    stats_sweep_t v;
+    cli_sweep_t v;
     memset(&v, 0, sizeof v);
-    sweep_stats(log, false, work, stride, &v);
-    sweep_stats(log, true, work, stride, &v);
+    /* Exit 0 with exactly the clean run's stdout and stderr, or exit 1. */
+    const char *text_argv[] = {CONTRACTC_EXE, "stats", log, NULL};
+    const char *json_argv[] = {CONTRACTC_EXE, "stats", log, "--json", NULL};
+    sweep_cli(text_argv, "stats allocation failures: stats", 1, true, work, stride, &v);
+    sweep_cli(json_argv, "stats allocation failures: stats --json", 1, true, work, stride, &v);
     unlink(log);
     rmdir(work);
     printf("stats allocation failures: %lu failure points over stats and stats --json (every call "
@@ -851,141 +863,6 @@ START_TEST(every_malloc_of_contractc_generate_can_fail_without_a_partial_artifac
 }
 END_TEST
 
-/* ---- `contractc validate --json` under the shim -------------------------- */
-
-/* Runs `contractc validate CONTRACT REPLY --json [--source SOURCE]` with the
- * shim failing call `fail_at` (0: none); stdout and stderr go to files.
- * Returns the wait status. */
-static int run_validate(const char *contract, const char *reply, const char *source,
-                        unsigned long fail_at, const char *count_path, const char *out_path,
-                        const char *err_path)
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        char n[32];
-        snprintf(n, sizeof n, "%lu", fail_at);
-        setenv("LD_PRELOAD", CONTRACTC_ALLOC_SHIM, 1);
-        setenv("CONTRACTC_FAIL_ALLOC", n, 1);
-        setenv("CONTRACTC_ALLOC_COUNT", count_path, 1);
-        if (!freopen(err_path, "w", stderr) || !freopen(out_path, "w", stdout))
-            _exit(99);
-        if (source)
-            execl(CONTRACTC_EXE, CONTRACTC_EXE, "validate", contract, reply, "--json", "--source",
-                  source, (char *)NULL);
-        else
-            execl(CONTRACTC_EXE, CONTRACTC_EXE, "validate", contract, reply, "--json", (char *)NULL);
-        _exit(98);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        ck_assert_int_eq(errno, EINTR);
-    return status;
-}
-
-/* What the validate sweep found, by outcome. */
-typedef struct validate_sweep {
-    unsigned long points, same, error_exits, crypto_crashes;
-    unsigned long wrong;          /* exit 0 or 1 with output other than the clean run's */
-    unsigned long bad_exit;       /* an exit code other than the clean one and 2 */
-    unsigned long no_message;     /* exit 2 with nothing on stderr */
-    unsigned long half_output;    /* exit 2 with something on stdout */
-    unsigned long signals;        /* killed by a signal outside libcrypto */
-    unsigned long not_reached;
-    char first_wrong[1200], first_other[1200];
-} validate_sweep_t;
-
-static void sweep_note(char *first, size_t size, const char *what, const char *detail)
-{
-    if (!*first)
-        snprintf(first, size, "%.500s: %.600s", what, detail);
-}
-
-/* Sweeps one reply: the clean run gives the reference exit code and stdout;
- * then every failure point (as in sweep_contract) must give exactly that, or
- * exit 2 with a message on stderr and nothing on stdout. */
-static void sweep_validate(const char *contract, const char *reply, const char *source,
-                           const char *work, unsigned long stride, validate_sweep_t *v)
-{
-    char count_path[512], out_path[512], err_path[512];
-    snprintf(count_path, sizeof count_path, "%s/count", work);
-    snprintf(out_path, sizeof out_path, "%s/stdout", work);
-    snprintf(err_path, sizeof err_path, "%s/stderr", work);
-    int st = run_validate(contract, reply, source, 0, count_path, out_path, err_path);
-    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) <= 1, "%s: clean run failed", reply);
-    int clean_code = WEXITSTATUS(st);
-    size_t ref_len = 0;
-    char *ref = cc_read_file(out_path, &ref_len);
-    ck_assert_ptr_nonnull(ref);
-    ck_assert_uint_gt(ref_len, 0);
-    bool failed = false;
-    static crypto_calls_t crypto;
-    unsigned long total = read_count(count_path, &failed, &crypto);
-    unsigned long here = 0;
-    for (unsigned long n = 1; n <= total; n++) {
-        bool crypto_call = in_crypto(&crypto, n);
-        if (n > 64 && (n - 1) % (crypto_call ? 13 * stride : stride) != 0)
-            continue;
-        char what[1200];
-        snprintf(what, sizeof what, "validate %.1000s, allocation %lu of %lu failed", reply, n, total);
-        st = run_validate(contract, reply, source, n, count_path, out_path, err_path);
-        here++;
-        if (!WIFEXITED(st)) {
-            char sig[32];
-            snprintf(sig, sizeof sig, "signal %d", WTERMSIG(st));
-            if (crypto_call) {
-                v->crypto_crashes++; /* OpenSSL 3.0's own start-up: see sweep_contract */
-            } else {
-                v->signals++;
-                sweep_note(v->first_other, sizeof v->first_other, what, sig);
-            }
-            continue;
-        }
-        int code = WEXITSTATUS(st);
-        read_count(count_path, &failed, NULL);
-        if (!failed) {
-            v->not_reached++;
-            sweep_note(v->first_other, sizeof v->first_other, what, "the shim never reached that call");
-        }
-        size_t out_len = 0, err_len = 0;
-        char *out = cc_read_file(out_path, &out_len);
-        char *err = cc_read_file(err_path, &err_len);
-        ck_assert(out && err);
-        char detail[900];
-        snprintf(detail, sizeof detail, "exit %d, stdout \"%.300s\", stderr \"%.200s\"", code, out, err);
-        if (code == clean_code && out_len == ref_len && memcmp(out, ref, ref_len) == 0) {
-            v->same++;
-        } else if (code == 0 || code == 1) {
-            v->wrong++;
-            sweep_note(v->first_wrong, sizeof v->first_wrong, what, detail);
-        } else if (code != 2) {
-            v->bad_exit++;
-            sweep_note(v->first_other, sizeof v->first_other, what, detail);
-        } else {
-            v->error_exits++;
-            if (err_len == 0) {
-                v->no_message++;
-                sweep_note(v->first_other, sizeof v->first_other, what, detail);
-            }
-            if (out_len != 0) {
-                v->half_output++;
-                sweep_note(v->first_other, sizeof v->first_other, what, detail);
-            }
-        }
-        free(out);
-        free(err);
-    }
-    printf("validate allocation failures: %s: %lu of %lu malloc calls failed in turn\n", reply, here,
-           total);
-    v->points += here;
-    free(ref);
-    unlink(count_path);
-    unlink(out_path);
-    unlink(err_path);
-}
-
 /* Every example reply with its source text, from examples/NAME/data/cases.txt
  * ("REPLY SOURCE expected ..."): accepted and rejected replies, grounded
  * values, sums, a `check` rule that the CLI names under not_run. */
@@ -1000,7 +877,7 @@ START_TEST(every_malloc_of_contractc_validate_json_fails_cleanly_or_not_at_all)
     glob_t g;
     memset(&g, 0, sizeof g);
     ck_assert_int_eq(glob(CONTRACTC_SOURCE_DIR "/examples/*/data/cases.txt", 0, NULL, &g), 0);
-    validate_sweep_t v;
+    cli_sweep_t v;
     memset(&v, 0, sizeof v);
     size_t replies = 0;
     for (size_t i = 0; i < g.gl_pathc; i++) {
@@ -1031,7 +908,12 @@ START_TEST(every_malloc_of_contractc_validate_json_fails_cleanly_or_not_at_all)
             char reply[1024], source[1024];
             snprintf(reply, sizeof reply, "%s/%s", data, reply_file);
             snprintf(source, sizeof source, "%s/%s", data, source_file);
-            sweep_validate(contract, reply, has_source ? source : NULL, work, stride, &v);
+            /* The clean exit (0 accepted, 1 rejected) with its stdout, or exit 2. */
+            const char *argv[] = {CONTRACTC_EXE, "validate", contract, reply, "--json",
+                                  has_source ? "--source" : NULL, source, NULL};
+            char label[1200];
+            snprintf(label, sizeof label, "validate allocation failures: %.1000s", reply);
+            sweep_cli(argv, label, 2, false, work, stride, &v);
             replies++;
         }
         free(text);
