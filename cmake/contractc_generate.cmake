@@ -43,10 +43,24 @@
 # the generator alone, and contractc_generate() tells it to enable C.
 #
 # The files are regenerated when a contract or the generator binary changes
-# (the generator's templates are compiled into it).  The generator is the
+# (the generator's templates are compiled into it).  With the Ninja and
+# Makefile generators the command also writes a depfile (`contractc generate
+# --depfile`, as protoc's --dependency_out), read through
+# add_custom_command(DEPFILE): the files a contract is made from are named
+# by the generator itself.  The generator rewrites a file only when its
+# bytes change, so under Ninja an edit that changes no output (a YAML
+# comment) recompiles nothing (restat); other generators touch the outputs
+# after the command, so it does not rerun on every build.  The generator is the
 # target contractc::contractc: imported by find_package(contractc), or the
 # `contractc` target of this source tree.  Output is byte-identical whatever
 # the build, working or output directory, path form or locale.
+
+# DEPFILE paths relative to the binary directory (CMP0116, CMake 3.20); the
+# depfile's paths are absolute either way.  The function records the policy
+# when it is defined below.
+if(POLICY CMP0116)
+  cmake_policy(SET CMP0116 NEW)
+endif()
 get_property(_contractc_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
 if(NOT CMAKE_C_COMPILER_LOADED AND _contractc_languages AND NOT _contractc_languages STREQUAL "NONE"
    AND NOT CMAKE_CURRENT_FUNCTION)
@@ -198,11 +212,33 @@ function(contractc_generate)
     else()
       list(APPEND _schemas ${CG_OUTPUT_DIR}/${_name}.schema.json)
     endif()
+    # DEPFILE: Ninja (CMake 3.7+) and Makefiles (3.20+); other generators
+    # (Visual Studio, Xcode) rely on DEPENDS alone
+    set(_depfile_args "")
+    set(_depfile_flags "")
+    if(CMAKE_GENERATOR MATCHES "Ninja" OR
+       (CMAKE_GENERATOR MATCHES "Makefiles" AND NOT CMAKE_VERSION VERSION_LESS 3.20))
+      set(_depfile ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${CG_TARGET}.contractc/${_name}.d)
+      set(_depfile_args DEPFILE ${_depfile})
+      set(_depfile_flags --depfile ${_depfile})
+    endif()
+    # generate rewrites only the files whose bytes change.  Ninja re-checks
+    # the outputs' times after the command (restat), so unchanged files
+    # recompile nothing; the other generators compare times alone, and an
+    # output left older than an edited contract would rerun the command on
+    # every build: there the outputs are touched after it.
+    set(_touch "")
+    if(NOT CMAKE_GENERATOR MATCHES "Ninja")
+      set(_touch COMMAND ${CMAKE_COMMAND} -E touch_nocreate ${_out})
+    endif()
+    # generate makes the output directory (and the depfile's) itself; -q:
+    # no summary line per dialect in the build log
     add_custom_command(
       OUTPUT ${_out}
-      COMMAND ${CMAKE_COMMAND} -E make_directory ${CG_OUTPUT_DIR}
-      COMMAND ${_gen} generate ${_abs} -o ${CG_OUTPUT_DIR} ${_flags}
+      COMMAND ${_gen} generate -q ${_abs} -o ${CG_OUTPUT_DIR} ${_flags} ${_depfile_flags}
+      ${_touch}
       DEPENDS ${_abs} ${_gen_depends}
+      ${_depfile_args}
       COMMENT "contractc: generating ${_name} from ${_file}"
       VERBATIM)
     list(APPEND _sources ${CG_OUTPUT_DIR}/${_name}.c ${CG_OUTPUT_DIR}/${_name}.h)

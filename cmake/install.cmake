@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Installation: `cmake --install BUILD [--prefix P]` puts
 #   bin/contractc                                   the generator
+#   MANDIR/man1/contractc.1                         its manual page (share/man)
 #   LIBDIR/libcontractc_runtime.a, .so              the runtime, static and shared
 #   include/contractc/contractc.h                   its public header
 #   LIBDIR/cmake/contractc/                         the CMake package:
@@ -57,6 +58,8 @@ install(TARGETS contractc_runtime contractc_runtime_shared
 if(TARGET contractc)
   install(TARGETS contractc EXPORT contractcTargets
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # the manual page, written by hand (tests/cli/cli.sh renders it)
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/contractc.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/contractc
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

@@ -3,13 +3,21 @@
  * cli.c - the `contractc` command line (design page, "The CLI").
  *
  *   contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--check]
+ *                      [--depfile FILE]
  *   contractc lint CONTRACT...
  *   contractc validate CONTRACT REPLY [--source FILE] [--json]
  *   contractc schema CONTRACT [--schema-dialect D]
  *   contractc prompt CONTRACT
  *
  *   contractc vendor DIR, contractc stats LOG... [--json]
- *   contractc COMMAND --help, contractc --help, contractc --version
+ *   contractc COMMAND --help (or contractc help COMMAND), contractc --help,
+ *   contractc --version
+ *
+ * Every command: results on stdout; diagnostics and informational lines
+ * (generate's dialect summaries, vendor's file list, schema's not-carried
+ * list, validate's note on check rules) on stderr, the latter dropped by
+ * -q/--quiet anywhere among the arguments.  `-` as an input reads stdin,
+ * once per run.  The manual page is docs/contractc.1.
  *
  * Exit codes: 0 success; 1 contract errors, a rejected reply, or drift;
  * 2 usage (and, for validate and --check, a contract error).  A failed
@@ -30,11 +38,12 @@
 #define EXIT_USAGE 2
 
 static const char usage_text[] =
-    "usage: contractc COMMAND ...\n"
+    "usage: contractc [-q] COMMAND ...\n"
     "\n"
-    "  generate CONTRACT... -o DIR [--schema-dialect D]... [--check]\n"
+    "  generate CONTRACT... -o DIR [--schema-dialect D]... [--check] [--depfile FILE]\n"
     "        write NAME.h, NAME.c, NAME.schema.json and NAME.prompt.txt to DIR\n"
-    "        (--check compares instead of writing: exit 1 on drift)\n"
+    "        (--check compares instead of writing: exit 1 on drift;\n"
+    "        --depfile also writes a Make-style depfile)\n"
     "  lint CONTRACT...              print every diagnostic (exit 1 on errors)\n"
     "  validate CONTRACT REPLY [--source FILE] [--json]\n"
     "        check a reply (a file, or - for stdin) as the generated parser\n"
@@ -43,7 +52,13 @@ static const char usage_text[] =
     "  prompt CONTRACT                        print the prompt\n"
     "  vendor DIR                    write the runtime's files for vendoring\n"
     "  stats LOG... [--json]         rejection rates from decision logs\n"
-    "  --help, --version   (and contractc COMMAND --help)\n";
+    "  help COMMAND                  the same as contractc COMMAND --help\n"
+    "  --help, --version   (and contractc COMMAND --help)\n"
+    "  -q, --quiet         no informational lines on stderr (any command)\n"
+    "  -                   as CONTRACT, REPLY, LOG or --source FILE: standard input\n"
+    "                      (one of them per run)\n"
+    "Results go to stdout; diagnostics and informational lines to stderr.\n"
+    "The manual: man contractc.\n";
 
 /* `contractc CMD --help`: each command's usage and what it does, on
  * stdout with exit 0 (stats and vendor included, answered here before
@@ -53,6 +68,7 @@ static const struct {
 } command_help[] = {
     {"generate",
      "usage: contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--check]\n"
+     "                          [--depfile FILE]\n"
      "  Writes NAME.h, NAME.c, NAME.schema.json and NAME.prompt.txt (and\n"
      "  NAME.D.schema.json, NAME.D.notes.txt per dialect D) into DIR, made with\n"
      "  its parents if missing.  A file whose bytes would not change is left\n"
@@ -62,6 +78,10 @@ static const struct {
      "                        anthropic, llama-cpp (repeatable)\n"
      "  --check               compare with DIR instead of writing: exit 1 on drift,\n"
      "                        with the command that regenerates\n"
+     "  --depfile FILE        also write FILE (and its parents), a Make-style\n"
+     "                        depfile as protoc --dependency_out: every file\n"
+     "                        written depends on the contracts read from files\n"
+     "  -q, --quiet           no summary line per dialect on stderr\n"
      "  exit: 0; 1 contract errors, a refused dialect, drift or a write error;\n"
      "  2 usage (and, with --check, a contract error)\n"},
     {"lint",
@@ -77,25 +97,32 @@ static const struct {
      "  --source FILE   the source text grounded values are copied from\n"
      "  --json          one JSON line: accepted, problems, dropped, fenced,\n"
      "                  value, not_run\n"
+     "  -q, --quiet     no note on stderr naming the check rules not run\n"
+     "  Only one of CONTRACT, REPLY and FILE may be - (standard input).\n"
      "  exit: 0 accepted; 1 rejected; 2 usage, contract error, unreadable input\n"
      "  or out of memory\n"},
     {"schema",
      "usage: contractc schema CONTRACT [--schema-dialect D]\n"
-     "  Prints the JSON Schema (a dialect's notes go to stderr).\n"
+     "  Prints the JSON Schema (a dialect's notes go to stderr).  CONTRACT may be -.\n"
+     "  --schema-dialect D   the provider dialect's form: openai-strict, gemini,\n"
+     "                       anthropic, llama-cpp\n"
+     "  -q, --quiet          no list on stderr of what the dialect cannot carry\n"
      "  exit: 0; 1 contract errors or a refused dialect; 2 usage\n"},
     {"prompt",
      "usage: contractc prompt CONTRACT\n"
-     "  Prints the prompt.\n"
+     "  Prints the prompt.  CONTRACT may be -.\n"
      "  exit: 0; 1 contract errors; 2 usage\n"},
     {"vendor",
      "usage: contractc vendor DIR\n"
      "  Writes DIR/contractc_runtime.c and DIR/contractc/contractc.h (DIR and\n"
      "  its parents made if missing), then cc -I DIR app.c NAME.c\n"
      "  DIR/contractc_runtime.c builds with nothing of contractc installed.\n"
+     "  The files written are listed on stderr.\n"
+     "  -q, --quiet   no list of the files on stderr\n"
      "  exit: 0; 1 a write error; 2 usage\n"},
     {"stats",
      "usage: contractc stats LOG... [--json]\n"
-     "  Rejection rates per contract hash from decision logs (LOG may be -).\n"
+     "  Rejection rates per contract hash from decision logs (one LOG may be -).\n"
      "  --json   the figures as one JSON object\n"
      "  exit: 0; 2 usage or an unreadable log\n"},
 };
@@ -109,12 +136,25 @@ static const char *help_of(const char *cmd)
     return NULL;
 }
 
-/* Loads a contract, printing its diagnostics; NULL on errors. */
+/* Loads a contract ("-": standard input), printing its diagnostics; NULL
+ * on errors.  A contract read from stdin is named <stdin> in diagnostics
+ * and "-" in the generated banners, so their regenerate command works
+ * (`contractc generate - -o DIR`). */
 static cc_contract_t *load(const char *path, FILE *err, bool print_notes)
 {
     cc_diags_t d;
     cc_diags_init(&d);
     cc_contract_t *c = cc_contract_load(path, &d);
+    if (c && !d.errors && strcmp(path, "-") == 0) {
+        char *dash = cc_strdup("-");
+        if (dash) {
+            free(c->file_name);
+            c->file_name = dash;
+        } else {
+            const cc_mark_t whole = {0, 0};
+            cc_error(&d, "<stdin>", whole, "out of memory");
+        }
+    }
     if (!c || d.errors || print_notes)
         cc_diags_print(&d, err);
     if (c && d.errors) {
@@ -123,6 +163,20 @@ static cc_contract_t *load(const char *path, FILE *err, bool print_notes)
     }
     cc_diags_free(&d);
     return c;
+}
+
+/* False, with "contractc CMD: only one ... can be - (standard input)" on
+ * err, when more than one of names[0..n) is "-": stdin can be read once. */
+static bool stdin_once(const char *const *names, size_t n, const char *cmd, const char *what,
+                       FILE *err)
+{
+    size_t dashes = 0;
+    for (size_t i = 0; i < n; i++)
+        dashes += names[i] && strcmp(names[i], "-") == 0;
+    if (dashes <= 1)
+        return true;
+    fprintf(err, "contractc %s: only one %s can be - (standard input, read once)\n", cmd, what);
+    return false;
 }
 
 static char *join_path(const char *dir, const char *name, const char *ext)
@@ -169,6 +223,70 @@ static void shell_word(cc_buf_t *b, const char *word)
     cc_buf_putc(b, '\'');
 }
 
+/* Appends path to b as one word of a Make depfile, escaped as gcc -MD
+ * and protoc --dependency_out do and as GNU make and Ninja read it: a
+ * space or '#' gets a backslash (so do the backslashes before one), '$'
+ * is doubled.  A line break cannot be escaped: callers refuse it. */
+static void depfile_word(cc_buf_t *b, const char *path)
+{
+    for (const char *p = path; *p; p++) {
+        if (*p == ' ' || *p == '#') {
+            /* 2n backslashes then the escaped character */
+            for (const char *q = p; q > path && q[-1] == '\\'; q--)
+                cc_buf_putc(b, '\\');
+            cc_buf_putc(b, '\\');
+        } else if (*p == '$') {
+            cc_buf_putc(b, '$');
+        }
+        cc_buf_putc(b, *p);
+    }
+}
+
+/* Writes the depfile of a generate run: one rule, `TARGETS: PREREQUISITES`
+ * (targets: the files written, in DIR, already escaped, each followed by
+ * " \\\n  "), the prerequisites being every contract read from a file
+ * (not "-"; the generator reads nothing else: its templates are compiled
+ * in).  Its parents are made; the file is rewritten only when its bytes
+ * change.  false with a message on err. */
+static bool write_depfile(const char *depfile, const cc_buf_t *targets, const char *dir,
+                          const char *const *contracts, size_t count, FILE *err)
+{
+    bool newline = strchr(depfile, '\n') != NULL || strchr(dir, '\n') != NULL;
+    for (size_t i = 0; i < count; i++)
+        newline = newline || strchr(contracts[i], '\n') != NULL;
+    if (newline) {
+        fprintf(err, "contractc generate: cannot write %s: a path with a line break cannot be "
+                     "written in a depfile\n", depfile);
+        return false;
+    }
+    cc_buf_t text = CC_BUF_INIT;
+    /* the targets without the last " \\\n  " */
+    cc_buf_append(&text, targets->data ? targets->data : "", targets->len > 5 ? targets->len - 5 : 0);
+    cc_buf_putc(&text, ':');
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(contracts[i], "-") == 0)
+            continue;
+        cc_buf_puts(&text, " \\\n  ");
+        depfile_word(&text, contracts[i]);
+    }
+    cc_buf_putc(&text, '\n');
+    char *parent = cc_strdup(depfile);
+    bool ok = !targets->failed && !text.failed && text.data && parent;
+    if (!ok) {
+        fprintf(err, "contractc generate: out of memory writing %s\n", depfile);
+    } else {
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent) {
+            *slash = '\0';
+            ok = cc_make_dirs(parent, "generate", err);
+        }
+        ok = ok && cc_write_file_if_changed(depfile, text.data, text.len, "generate", err) >= 0;
+    }
+    free(parent);
+    cc_buf_free(&text);
+    return ok;
+}
+
 /* --check for one file: false (and a line on out naming the file, what is
  * wrong with it and the command that regenerates it) on drift. */
 static bool check_file(FILE *out, const char *path, const char *data, size_t len,
@@ -183,9 +301,11 @@ static bool check_file(FILE *out, const char *path, const char *data, size_t len
     return false;
 }
 
-static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
+/* `contractc generate`; info is where the informational lines go (NULL:
+ * -q). */
+static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
 {
-    const char *dir = NULL;
+    const char *dir = NULL, *depfile = NULL;
     bool check = false;
     const char **contracts = calloc((size_t)argc + 1, sizeof *contracts);
     const char **dialects = calloc((size_t)argc + 1, sizeof *dialects);
@@ -201,6 +321,8 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
             dir = argv[++i];
         } else if (strcmp(argv[i], "--check") == 0) {
             check = true;
+        } else if (strcmp(argv[i], "--depfile") == 0 && i + 1 < argc) {
+            depfile = argv[++i];
         } else if (strcmp(argv[i], "--schema-dialect") == 0 && i + 1 < argc) {
             if (!cc_dialect_known(argv[i + 1])) {
                 fprintf(err, "contractc generate: unknown schema dialect '%s' (known: openai-strict, "
@@ -233,6 +355,19 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
         free(dialects);
         return EXIT_USAGE;
     }
+    if (depfile && (check || strcmp(depfile, "-") == 0 || depfile[0] == '\0')) {
+        fprintf(err, "contractc generate: %s\n", check ? "--depfile writes a file and --check writes "
+                                                        "nothing: give one of them"
+                                                      : "--depfile needs a file name, not '-'");
+        free(contracts);
+        free(dialects);
+        return EXIT_USAGE;
+    }
+    if (!stdin_once(contracts, count, "generate", "CONTRACT", err)) {
+        free(contracts);
+        free(dialects);
+        return EXIT_USAGE;
+    }
     /* The output directory is made if missing, parents too (mkdir -p). */
     if (!check && !cc_make_dirs(dir, "generate", err)) {
         free(contracts);
@@ -240,6 +375,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
         return 1;
     }
     int status = 0;
+    cc_buf_t targets = CC_BUF_INIT; /* --depfile: every file written, escaped */
     for (size_t i = 0; i < count; i++) {
         cc_contract_t *m = load(contracts[i], err, false);
         if (!m) {
@@ -296,6 +432,9 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
                     status = 1;
             } else if (cc_write_file_if_changed(path, files[k].data, files[k].len, "generate", err) < 0) {
                 status = 1;
+            } else if (depfile) {
+                depfile_word(&targets, path);
+                cc_buf_puts(&targets, " \\\n  ");
             }
             free(path);
         }
@@ -318,10 +457,18 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
                     status = 1;
             } else {
                 if (cc_write_file_if_changed(schema_path, da->schema, da->schema_len, "generate", err) < 0 ||
-                    cc_write_file_if_changed(notes_path, da->notes, da->notes_len, "generate", err) < 0)
+                    cc_write_file_if_changed(notes_path, da->notes, da->notes_len, "generate", err) < 0) {
                     status = 1;
-                else if (da->summary) /* only for files really written */
-                    fprintf(out, "%s\n", da->summary);
+                } else {
+                    if (da->summary && info) /* only for files really written */
+                        fprintf(info, "%s\n", da->summary);
+                    if (depfile) {
+                        depfile_word(&targets, schema_path);
+                        cc_buf_puts(&targets, " \\\n  ");
+                        depfile_word(&targets, notes_path);
+                        cc_buf_puts(&targets, " \\\n  ");
+                    }
+                }
             }
             free(schema_path);
             free(notes_path);
@@ -330,6 +477,11 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *err)
         cc_artifacts_free(&a);
         cc_contract_free(m);
     }
+    /* the depfile only after a run without errors: a failed run leaves the
+     * last good one, and the build reruns the command anyway */
+    if (depfile && status == 0 && !write_depfile(depfile, &targets, dir, contracts, count, err))
+        status = 1;
+    cc_buf_free(&targets);
     free(contracts);
     free(dialects);
     return status;
@@ -341,6 +493,8 @@ static int cmd_lint(int argc, char **argv, FILE *err)
         fprintf(err, "contractc lint: needs CONTRACT...\n%s", usage_text);
         return EXIT_USAGE;
     }
+    if (!stdin_once((const char *const *)argv, (size_t)argc, "lint", "CONTRACT", err))
+        return EXIT_USAGE;
     int status = 0;
     for (int i = 0; i < argc; i++) {
         cc_diags_t d;
@@ -355,7 +509,9 @@ static int cmd_lint(int argc, char **argv, FILE *err)
     return status;
 }
 
-static int cmd_print(int argc, char **argv, FILE *out, FILE *err, bool schema)
+/* `contractc schema` (schema true) and `contractc prompt`; info gets the
+ * dialect's not-carried list (NULL: -q). */
+static int cmd_print(int argc, char **argv, FILE *out, FILE *info, FILE *err, bool schema)
 {
     const char *path = NULL, *dialect = NULL;
     for (int i = 0; i < argc; i++) {
@@ -391,8 +547,8 @@ static int cmd_print(int argc, char **argv, FILE *out, FILE *err, bool schema)
                                         &notes, &notes_len, &summary, &d);
         cc_diags_print(&d, err);
         cc_diags_free(&d);
-        if (rc == 0 && notes) /* dialects.md 6.3: the not-carried list on stderr */
-            fwrite(notes, 1, notes_len, err);
+        if (rc == 0 && notes && info) /* dialects.md 6.3: the not-carried list on stderr */
+            fwrite(notes, 1, notes_len, info);
         free(notes);
         free(summary);
         if (rc > 0) {
@@ -501,7 +657,8 @@ static char *read_reply(const char *path, size_t max, size_t *len, bool *over,
     return reply;
 }
 
-static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
+/* `contractc validate`; info gets the note on check rules (NULL: -q). */
+static int cmd_validate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
 {
     const char *contract_path = NULL, *reply_path = NULL, *source_path = NULL;
     bool json = false;
@@ -613,11 +770,11 @@ static int cmd_validate(int argc, char **argv, FILE *out, FILE *err)
     parsed = rc == CONTRACTC_OK;
     if (parsed && !(value = contractc_to_json(&t->contract, record, NULL)))
         goto oom;
-    if (cJSON_GetArraySize(not_run) > 0) {
-        fprintf(err, "contractc validate: note: check rules are the user's C code and did not run:");
+    if (cJSON_GetArraySize(not_run) > 0 && info) {
+        fprintf(info, "contractc validate: note: check rules are the user's C code and did not run:");
         for (int k = 0; k < cJSON_GetArraySize(not_run); k++)
-            fprintf(err, " %s", cJSON_GetArrayItem(not_run, k)->valuestring);
-        fprintf(err, "\n");
+            fprintf(info, " %s", cJSON_GetArrayItem(not_run, k)->valuestring);
+        fprintf(info, "\n");
     }
     /* The result is made whole before any of it is printed: out of memory
      * half way prints nothing on stdout (exit 2 with the message). */
@@ -664,36 +821,83 @@ done:
     return status;
 }
 
-/* One command's run, before its output is flushed. */
-static int run_command(const char *cmd, int rest, char **args, FILE *out, FILE *err)
+/* One command's run, before its output is flushed; info is err, or NULL
+ * with -q. */
+static int run_command(const char *cmd, int rest, char **args, FILE *out, FILE *info, FILE *err)
 {
     if (strcmp(cmd, "generate") == 0)
-        return cmd_generate(rest, args, out, err);
+        return cmd_generate(rest, args, out, info, err);
     if (strcmp(cmd, "lint") == 0)
         return cmd_lint(rest, args, err);
     if (strcmp(cmd, "validate") == 0)
-        return cmd_validate(rest, args, out, err);
+        return cmd_validate(rest, args, out, info, err);
     if (strcmp(cmd, "schema") == 0)
-        return cmd_print(rest, args, out, err, true);
+        return cmd_print(rest, args, out, info, err, true);
     if (strcmp(cmd, "prompt") == 0)
-        return cmd_print(rest, args, out, err, false);
-    if (strcmp(cmd, "stats") == 0)
+        return cmd_print(rest, args, out, info, err, false);
+    if (strcmp(cmd, "stats") == 0) {
+        if (!stdin_once((const char *const *)args, (size_t)rest, "stats", "LOG", err))
+            return EXIT_USAGE;
         return cc_stats_main(rest, args, out, err);
+    }
     if (strcmp(cmd, "vendor") == 0)
-        return cc_vendor_main(rest, args, out, err);
+        return cc_vendor_main(rest, args, info, err);
     fprintf(err, "contractc: unknown command '%s'\n%s", cmd, usage_text);
     return EXIT_USAGE;
 }
 
+static bool is_quiet(const char *arg)
+{
+    return strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0;
+}
+
 int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
+    /* -q/--quiet, anywhere after the program name, is taken out here: the
+     * commands see the other arguments, and info (NULL) for their
+     * informational lines */
+    bool quiet = false;
+    char *few[32]; /* the usual command line needs no allocation */
+    char **args = argc < 32 ? few : malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args) {
+        fprintf(err, "contractc: out of memory\n");
+        /* validate's 1 means "rejected" */
+        return argc > 1 && strcmp(argv[1], "validate") == 0 ? EXIT_USAGE : 1;
+    }
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i > 0 && is_quiet(argv[i]))
+            quiet = true;
+        else
+            args[n++] = argv[i];
+    }
+    args[n] = NULL;
+    argc = n;
+    argv = args;
+    FILE *info = quiet ? NULL : err;
     if (argc < 2) {
         fputs(usage_text, err);
+        if (args != few)
+            free(args);
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
     int status;
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    if (strcmp(cmd, "help") == 0 && argc >= 3) {
+        /* contractc help CMD: CMD --help */
+        const char *help = help_of(argv[2]);
+        if (help && argc == 3) {
+            fputs(help, out);
+            status = 0;
+        } else {
+            if (help)
+                fprintf(err, "contractc help: one COMMAND, not '%s' too\n", argv[3]);
+            else
+                fprintf(err, "contractc help: unknown command '%s'\n%s", argv[2], usage_text);
+            status = EXIT_USAGE;
+        }
+        cmd = NULL;
+    } else if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage_text, out);
         status = 0;
         cmd = NULL;
@@ -710,7 +914,7 @@ int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
             fputs(help, out);
             status = 0;
         } else {
-            status = run_command(cmd, argc - 2, argv + 2, out, err);
+            status = run_command(cmd, argc - 2, argv + 2, out, info, err);
         }
     }
     /* Every command's output is checked here, flush included: a full disk
@@ -722,5 +926,7 @@ int cc_cli_main(int argc, char **argv, FILE *out, FILE *err)
         else if (status == 0)
             status = 1;
     }
+    if (args != few)
+        free(args);
     return status;
 }

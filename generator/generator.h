@@ -192,8 +192,9 @@ int cc_stats_stream(FILE *in, const char *name, size_t max_line, bool json, FILE
 /* ---- vendor.c -------------------------------------------------------------- */
 
 /* `contractc vendor DIR`: writes the runtime's files for vendoring (DIR
- * and its parents made if missing; unchanged files left alone). */
-int cc_vendor_main(int argc, char **argv, FILE *out, FILE *err);
+ * and its parents made if missing; unchanged files left alone).  Each
+ * file's path is a line on info (NULL: none, for -q); errors on err. */
+int cc_vendor_main(int argc, char **argv, FILE *info, FILE *err);
 
 /* ---- generate.c ---------------------------------------------------------- */
 

@@ -20,7 +20,7 @@
 #include "io.h"
 #include "vendor.h"
 
-int cc_vendor_main(int argc, char **argv, FILE *out, FILE *err)
+int cc_vendor_main(int argc, char **argv, FILE *info, FILE *err)
 {
     if (argc != 1 || argv[0][0] == '\0' || (argv[0][0] == '-' && argv[0][1] != '\0')) {
         fprintf(err, "usage: contractc vendor DIR\n"
@@ -52,10 +52,10 @@ int cc_vendor_main(int argc, char **argv, FILE *out, FILE *err)
          * bytes change: a reader never sees half a runtime */
         if (ok && cc_write_file_if_changed(path.data, file->data, file->len, "vendor", err) < 0)
             ok = false;
-        if (ok)
-            fprintf(out, "%s\n", path.data);
-        else
+        if (!ok)
             status = 1;
+        else if (info) /* the files written: informational, not a result */
+            fprintf(info, "%s\n", path.data);
         cc_buf_free(&path);
     }
     return status;

@@ -17,6 +17,7 @@ packages=(
   python3          # the loopback replay server of the client test
   meson ninja-build     # the Meson consumer route (tests/integration/consumer_meson.sh)
   reuse            # the licence check of the tree (tests/licence/tree.sh)
+  man-db           # man -l renders docs/contractc.1 (tests/cli/cli.sh manpage; brings groff-base)
 )
 missing=()
 for p in "${packages[@]}"; do

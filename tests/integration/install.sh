@@ -16,7 +16,7 @@ for f in bin/contractc include/contractc/contractc.h \
          "$libdir/cmake/contractc/contractcConfigVersion.cmake" \
          "$libdir/cmake/contractc/contractcTargets.cmake" \
          "$libdir/cmake/contractc/contractc_generate.cmake" \
-         "$libdir/pkgconfig/contractc-runtime.pc"; do
+         "$libdir/pkgconfig/contractc-runtime.pc" share/man/man1/contractc.1; do
   [ -e "$PREFIX/$f" ] || fail "not installed: $f"
 done
 pass "installed layout ($libdir)"
@@ -25,6 +25,14 @@ pass "installed layout ($libdir)"
 version=$VERSION
 expect_contains "$WORK/version" "contractc $version (descriptor ABI"
 pass "installed contractc --version says $version"
+
+if command -v man >/dev/null; then
+  # man finds the installed page by name under the prefix's share/man
+  LC_ALL=C MANPATH="$PREFIX/share/man" MANWIDTH=100 man contractc >"$WORK/man.txt" 2>&1 \
+    || { cat "$WORK/man.txt" >&2; fail "man contractc fails on the installed page"; }
+  expect_contains "$WORK/man.txt" "generate CONTRACT... -o DIR"
+  pass "man contractc reads the installed page ($(wc -l <"$WORK/man.txt") lines)"
+fi
 
 export PKG_CONFIG_PATH="$PREFIX/$libdir/pkgconfig"
 [ "$(pkg-config --modversion contractc-runtime)" = "$version" ] || fail "pkg-config --modversion is not $version"

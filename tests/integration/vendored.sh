@@ -11,7 +11,9 @@ for d in /usr/include /usr/local/include; do
 done
 
 mkdir -p "$WORK/a/deeper" "$WORK/b"
-(cd "$WORK/a/deeper" && "$CONTRACTC" vendor ../v >"$WORK/vendor.log")
+# the files written are informational: named on stderr, nothing on stdout
+(cd "$WORK/a/deeper" && "$CONTRACTC" vendor ../v 2>"$WORK/vendor.log" >"$WORK/vendor.out")
+[ ! -s "$WORK/vendor.out" ] || fail "vendor printed on stdout: $(cat "$WORK/vendor.out")"
 "$CONTRACTC" vendor "$WORK/b/v/" >/dev/null
 files=$(cd "$WORK/a/v" && find . -type f | sort | tr '\n' ' ')
 [ "$files" = "./contractc/contractc.h ./contractc_runtime.c " ] || fail "vendor wrote: $files"
