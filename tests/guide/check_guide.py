@@ -133,8 +133,10 @@ CHANGES = {
         ('booking', swap('the price of a night is not plausible', 'a night costs too much'), [], None),
     '`source.description`, where no prompt line quotes it':
         ('refund_request', swap('  description: the customer email', '  description: the email of the customer'), [], None),
-    'a schema dialect (`--schema-dialect`, `schema: {dialect:}`)':
+    '`--schema-dialect D` on the command line':
         ('refund_request', lambda t: t, ['--schema-dialect', 'gemini'], None),
+    '`schema: {dialect: D}` in the contract':
+        ('refund_request', swap('\nfields:\n', '\nschema: {dialect: gemini}\nfields:\n'), [], None),
     '`instruction`, `description`, `format_text`, `example`, a rule\'s `prompt:`':
         ('refund_request', swap('Extract the order,', 'Read the order,'), [], None),
     'a pattern written another way with the same meaning':
