@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""check_guide.py CONTRACTC GUIDE WORK_DIR CC RUNTIME_INCLUDE
+"""check_guide.py CONTRACTC GUIDE WORK_DIR CC RUNTIME_INCLUDE RUNTIME_LIB [CFLAG...]
 
 The user's guide (docs/contract-language.md) cannot drift from the code:
 every example in it is run.  A fenced block is checked when the line just
@@ -19,6 +19,10 @@ before its opening fence is a marker comment:
                                         against the generated NAME.h
   <!-- guide: source NAME -->           text: the source text for NAME's
                                         replies (validate --source)
+  <!-- guide: run NAME -->              C: a program, built with the
+                                        generated NAME.c, NAME's compile
+                                        blocks and the runtime, and run
+  <!-- guide: run-output NAME -->       text: exactly what it printed
   <!-- guide: reply NAME -->            JSON: a reply for NAME
   <!-- guide: validate-output NAME -->  text: exactly what `contractc
                                         validate` printed on stdout for it
@@ -37,11 +41,12 @@ import shutil
 import subprocess
 import sys
 
-CONTRACTC, GUIDE, WORK, CC, RT_INCLUDE = sys.argv[1:6]
+CONTRACTC, GUIDE, WORK, CC, RT_INCLUDE, RT_LIB = sys.argv[1:7]
+CFLAGS = sys.argv[7:]  # a sanitizer build's flags, for what is linked with its runtime
 GEN = os.path.join(WORK, 'gen')
 failures = []
 counts = {'lint': 0, 'error': 0, 'lint-output': 0, 'excerpt': 0, 'compile': 0,
-          'validate-output': 0, 'changes': 0}
+          'run-output': 0, 'validate-output': 0, 'changes': 0}
 
 
 def fail(line, msg):
@@ -224,6 +229,9 @@ def measure(line, cells):
 # ---- run every block in order -----------------------------------------------
 replies = {}
 sources = {}
+compiled = {}  # NAME -> the C files of its compile blocks
+run_stdout = {}
+WARN = ['-std=c99', '-Wall', '-Wextra', '-Wpedantic', '-Werror']
 for kind, arg, line, text, rows in blocks:
     if kind in ('lint', 'error'):
         write(os.path.join(WORK, contract_file(arg)), text)
@@ -261,10 +269,33 @@ for kind, arg, line, text, rows in blocks:
     elif kind == 'compile':
         src = os.path.join(WORK, '%s_guide_%d.c' % (arg, line))
         write(src, text)
-        rc, out, err = run([CC, '-std=c99', '-Wall', '-Wextra', '-Wpedantic', '-Werror',
-                            '-I', GEN, '-I', os.path.abspath(RT_INCLUDE), '-c', src, '-o', src + '.o'])
+        rc, out, err = run([CC] + WARN + CFLAGS + ['-I', GEN, '-I', os.path.abspath(RT_INCLUDE),
+                                                  '-c', src, '-o', src + '.o'])
         if rc != 0:
             fail(line, 'the C example for %s does not compile:\n%s' % (arg, err))
+        else:
+            compiled.setdefault(arg, []).append(src)
+            counts[kind] += 1
+    elif kind == 'run':
+        src = os.path.join(WORK, '%s_main_%d.c' % (arg, line))
+        exe = os.path.join(WORK, '%s_main_%d' % (arg, line))
+        write(src, text)
+        rc, out, err = run([CC] + WARN + CFLAGS + ['-I', GEN, '-I', os.path.abspath(RT_INCLUDE), src,
+                                                  os.path.join(GEN, arg + '.c')] + compiled.get(arg, [])
+                           + [os.path.abspath(RT_LIB), '-o', exe])
+        if rc != 0:
+            fail(line, 'the program for %s does not build:\n%s' % (arg, err))
+            continue
+        rc, out, err = run([exe])
+        if rc != 0:
+            fail(line, 'the program for %s exits %d:\n%s' % (arg, rc, err))
+            continue
+        run_stdout[arg] = out
+    elif kind == 'run-output':
+        if arg not in run_stdout:
+            fail(line, 'output of a program for %s that did not run' % arg)
+        elif run_stdout[arg] != text:
+            fail(line, 'the program for %s prints:\n%sthe guide shows:\n%s' % (arg, run_stdout[arg], text))
         else:
             counts[kind] += 1
     elif kind == 'source':
@@ -292,15 +323,15 @@ for kind, arg, line, text, rows in blocks:
         fail(line, 'unknown marker kind %r' % kind)
 
 # A guide whose examples all vanished must not pass.
-for kind in ('lint', 'error', 'excerpt', 'compile', 'changes'):
+for kind in ('lint', 'error', 'excerpt', 'compile', 'run-output', 'changes'):
     if counts[kind] == 0 and not failures:
         fail(1, 'no %s example was checked' % kind)
 
 for f in failures:
     print('FAIL: ' + f)
 print('guide: %d contracts lint clean and generate, %d fail lint as shown, %d lint outputs as shown, '
-      '%d excerpts of generated files found verbatim, %d C examples compile, %d validate outputs as shown, '
-      '%d rows of "changing a contract" measured'
+      '%d excerpts of generated files found verbatim, %d C examples compile, %d programs print as shown, '
+      '%d validate outputs as shown, %d rows of "changing a contract" measured'
       % (counts['lint'], counts['error'], counts['lint-output'], counts['excerpt'], counts['compile'],
-         counts['validate-output'], counts['changes']))
+         counts['run-output'], counts['validate-output'], counts['changes']))
 sys.exit(1 if failures else 0)
