@@ -7,8 +7,10 @@ every example in it is run.  A fenced block is checked when the line just
 before its opening fence is a marker comment:
 
   <!-- guide: lint NAME -->             YAML: written to NAME.contract.yaml,
-                                        `contractc lint` exits 0, then
-                                        `contractc generate` writes its files
+                                        `contractc lint` exits 0 (and prints
+                                        nothing unless a lint-output block
+                                        shows it), then `contractc generate`
+                                        writes its files
   <!-- guide: error NAME -->            YAML: `contractc lint` exits 1
   <!-- guide: lint-output NAME -->      text: exactly what lint of NAME wrote
                                         on stderr
@@ -321,6 +323,13 @@ for kind, arg, line, text, rows in blocks:
             measure(row_line, cells)
     else:
         fail(line, 'unknown marker kind %r' % kind)
+
+# A contract shown clean without its lint output prints nothing at all.
+shown_output = {arg for kind, arg, _, _, _ in blocks if kind == 'lint-output'}
+for kind, arg, line, _, _ in blocks:
+    if kind == 'lint' and arg not in shown_output and lint_stderr.get(arg):
+        fail(line, 'contractc lint %s writes diagnostics the guide does not show:\n%s'
+             % (contract_file(arg), lint_stderr[arg]))
 
 # A guide whose examples all vanished must not pass.
 for kind in ('lint', 'error', 'excerpt', 'compile', 'run-output', 'changes'):
