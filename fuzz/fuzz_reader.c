@@ -7,7 +7,7 @@
  *   - a rejection is one document-level kind (empty, syntax, encoding,
  *     limit) at an offset inside the reply, with a message;
  *   - its log text (fail_log, or fail_message when that is "") is printable
- *     ASCII: no byte of the reply that is not (tests/test_validate.c shows
+ *     ASCII: no byte of the reply that is not (tests/e2e/test_validate.c shows
  *     that it quotes none at all);
  *   - allowing a fence only adds inputs: what is accepted without one is
  *     accepted with one (a JSON text cannot begin with a backtick);

@@ -35,7 +35,7 @@ set_tests_properties(dialects_metaschema PROPERTIES FIXTURES_REQUIRED dialects_n
 
 # The differential runner: one executable per contract (each links its own
 # generated parser, so two contracts with one name never collide).
-add_executable(dialect_stubs dialect_stubs.c)
+add_executable(dialect_stubs support/dialect_stubs.c)
 target_compile_options(dialect_stubs PRIVATE ${CONTRACTC_WARNINGS})
 target_compile_definitions(dialect_stubs PRIVATE _POSIX_C_SOURCE=200809L)
 target_link_libraries(dialect_stubs PRIVATE contractc_gen)
@@ -65,7 +65,7 @@ foreach(_c IN LISTS _dialect_diff_contracts)
     COMMAND dialect_stubs ${_c} ${_out}/check_stubs.c
     DEPENDS ${_c} dialect_stubs
     COMMENT "dialect_stubs: check functions of ${_file}" VERBATIM)
-  add_executable(dialect_diff_${_id} dialect_diff.c ${_out}/check_stubs.c)
+  add_executable(dialect_diff_${_id} e2e/dialect_diff.c ${_out}/check_stubs.c)
   target_compile_options(dialect_diff_${_id} PRIVATE ${CONTRACTC_WARNINGS})
   target_compile_definitions(dialect_diff_${_id} PRIVATE _POSIX_C_SOURCE=200809L
     DIFF_CONTRACT=${_name}_contract)

@@ -8,7 +8,7 @@
 # ASan replaces malloc itself and refuses to be preloaded after another one.
 set(_shim_defs "")
 if(NOT CONTRACTC_SANITIZE AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
-  add_library(contractc_alloc_shim MODULE ${CMAKE_CURRENT_SOURCE_DIR}/alloc_shim.c)
+  add_library(contractc_alloc_shim MODULE ${CMAKE_CURRENT_SOURCE_DIR}/support/alloc_shim.c)
   target_compile_options(contractc_alloc_shim PRIVATE ${CONTRACTC_WARNINGS})
   set(_shim_defs CONTRACTC_ALLOC_SHIM="$<TARGET_FILE:contractc_alloc_shim>"
                  CONTRACTC_EXE="$<TARGET_FILE:contractc>")

@@ -5,7 +5,7 @@ contractc_check_test(test_loop LIBS test_contracts)
 contractc_check_test(test_log LIBS test_contracts PkgConfig::CJSON)
 contractc_check_test(test_stats GENERATOR LIBS test_contracts PkgConfig::CJSON m)
 
-# The chat client against the loopback replay server (tests/replay_server.py).
+# The chat client against the loopback replay server (tests/support/replay_server.py).
 # It sends the openai-strict schema that `contractc generate` writes (the
 # test falls back to the portable schema, loudly, if the dialect is refused).
 # Debian's python3 first (version managers' shims can take seconds to start).

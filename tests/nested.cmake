@@ -29,17 +29,17 @@ if(TARGET test_nested_limits)
 endif()
 
 # Work, counted in instructions: callgrind on two sizes of each bad input
-# (tests/bench_nested.sh).  Not under the sanitizers (valgrind cannot run
+# (tests/e2e/bench_nested.sh).  Not under the sanitizers (valgrind cannot run
 # an ASan binary), and only in the gcc build: Debian 12's valgrind 3.19
 # cannot read the DWARF 5 that clang 14 writes and gives up.  Skipped
 # loudly when valgrind is absent.
-add_executable(nested_bad_input nested_bad_input.c)
+add_executable(nested_bad_input e2e/nested_bad_input.c)
 target_compile_options(nested_bad_input PRIVATE ${CONTRACTC_WARNINGS})
 target_compile_definitions(nested_bad_input PRIVATE _POSIX_C_SOURCE=200809L)
 target_link_libraries(nested_bad_input PRIVATE nested_contracts)
 if(NOT CONTRACTC_SANITIZE AND CMAKE_C_COMPILER_ID STREQUAL "GNU")
   add_test(NAME nested_bad_input_work_is_linear
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/bench_nested.sh $<TARGET_FILE:nested_bad_input>)
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/e2e/bench_nested.sh $<TARGET_FILE:nested_bad_input>)
   set_tests_properties(nested_bad_input_work_is_linear PROPERTIES
     LABELS "bench" TIMEOUT 600 SKIP_RETURN_CODE 77)
 endif()

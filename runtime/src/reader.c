@@ -1261,7 +1261,7 @@ static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
  * The string scan validates the UTF-8 of the text ahead of it this many
  * bytes at a time (r->utf8_end), not all of it in cc_reader_begin: a reply
  * rejected early (too deep, a syntax error) then costs no pass over the
- * rest of it (tests/bench_nested.sh checks that this work stays flat).
+ * rest of it (tests/e2e/bench_nested.sh checks that this work stays flat).
  */
 #define CC_UTF8_CHUNK 4096
 

@@ -2,7 +2,7 @@
 // Issue 6 parts 3 and 4: the differential test of the generated C parser
 // against ajv (Ajv2020 strict + ajv-formats) on the portable 2020-12 schema.
 //
-// The C runner (tests/dialect_diff.c) writes one JSON line per reply: its
+// The C runner (tests/e2e/dialect_diff.c) writes one JSON line per reply: its
 // construction class and deliberate-difference tag, the parser's verdict,
 // the reply bytes.  Here every reply goes through what a JavaScript client
 // does with a response body -- WHATWG "UTF-8 decode" (as Response.json():

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_client.c - the chat client against a real HTTP server on loopback
- * (tests/replay_server.py: recorded responses, recorded requests, their
+ * (tests/support/replay_server.py: recorded responses, recorded requests, their
  * arrival times).  What went over the wire: the path, the key only in its
  * header, the contract's openai-strict schema as response_format, and on the
  * repair request the rejected reply at -2 and the complaint at -1; the
@@ -159,7 +159,7 @@ static server_t start_server(const char *script_json)
         /* A failed assertion ends the test before stop_server: the server
          * goes with it instead of holding the runner's pipe open. */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
-        execl(CONTRACTC_PYTHON, CONTRACTC_PYTHON, CONTRACTC_SOURCE_DIR "/tests/replay_server.py",
+        execl(CONTRACTC_PYTHON, CONTRACTC_PYTHON, CONTRACTC_SOURCE_DIR "/tests/support/replay_server.py",
               "--script", script, "--record", s.record, "--port-file", port_file, (char *)NULL);
         _exit(127);
     }

@@ -12,7 +12,7 @@
  *      record all zero bytes, every block freed with the size it was
  *      allocated with.  Run n = N + 1 gives the first run's status again.
  *
- *   2. The generator, through the LD_PRELOAD shim (tests/alloc_shim.c):
+ *   2. The generator, through the LD_PRELOAD shim (tests/support/alloc_shim.c):
  *      libyaml, cJSON and libcrypto have no allocator hook, so the n-th
  *      malloc of the whole `contractc generate` process fails.  For every
  *      n, the process must exit 0 with the four artifacts byte-identical to
