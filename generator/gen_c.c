@@ -8,8 +8,12 @@
  * pattern DFAs, enum values, array item values, fields, key lookups and
  * rules of each object, the objects, the contract; the typed entry points
  * (templates); the enums' name functions; the texts.  Every value comes from tables.c, so
- * NAME.c and `contractc validate` interpret the same tables; sizes and
- * offsets are written as sizeof/offsetof for the compiler to fill in.
+ * NAME.c and `contractc validate` interpret the same tables; sizes,
+ * offsets and alignments are written as sizeof, offsetof and
+ * CONTRACTC_ALIGNOF for the compiler to fill in, a member a field lacks as
+ * CONTRACTC_ABSENT, and the enums' size check as CONTRACTC_STATIC_ASSERT.
+ * NAME.h has one struct member per line, its comment beside it or, past 80
+ * columns, above it.
  */
 #include <inttypes.h>
 #include <stdio.h>

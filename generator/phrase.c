@@ -6,8 +6,9 @@
  * gen_dialect.c) and the rule problems' messages of the descriptor tables
  * (tables.c, then the repair turn) call these functions, so a constraint is
  * said in the same words wherever the model meets it.  The decimal form's
- * words are the runtime's cc_decimal_form (runtime/src/convert.c), which
- * the runtime's own repair message for a decimal uses too.
+ * words are the runtime's cc_decimal_form (runtime/src/convert.c), the
+ * date forms and default examples CC_DATE_FORM etc. (convert.h), which the
+ * runtime's own repair messages for decimals and dates use too.
  *
  * The phrases: value examples (cc_value_example), rule sentences
  * (cc_rule_sentence), counts, bounds, the decimal and the date phrase, text
@@ -28,8 +29,8 @@
 #include "lexical.h"
 
 /* Example of a date and a datetime when the contract gives none. */
-static const char k_date_example[] = "2024-03-01";
-static const char k_datetime_example[] = "2024-03-01T14:30:00Z";
+static const char k_date_example[] = CC_DATE_EXAMPLE;
+static const char k_datetime_example[] = CC_DATETIME_EXAMPLE;
 
 /* ---- text helpers ------------------------------------------------------ */
 
@@ -381,7 +382,7 @@ void cc_phrase_date(cc_buf_t *b, const cc_value_t *v, const char *written)
         return;
     }
     cc_buf_printf(b, "like %s (%s)", ex,
-                  v->type == CONTRACTC_TYPE_DATE ? "YYYY-MM-DD" : "RFC 3339 with seconds and an offset");
+                  v->type == CONTRACTC_TYPE_DATE ? CC_DATE_FORM : CC_DATETIME_FORM);
     free(ex);
 }
 
