@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * check.c - the checks that span more than one place in a contract (load.h:
- * cc_check_contract).
+ * check.c - the checks that span more than one place in a contract (stages.h:
+ * cc_check_contract), the pipeline's second stage (semantics).
  *
  * `type: NAME` references are already bound to their named type by the
  * loader (it declares every named type before loading any field, so the
@@ -32,7 +32,8 @@
 #include <string.h>
 
 #include "convert.h"
-#include "load.h"
+#include "lexical.h"
+#include "stages.h"
 #include "text.h"
 
 typedef struct checker {
@@ -294,15 +295,8 @@ static const cc_value_t *resolve_sum_of(checker_t *K, const cc_object_t *o, cc_p
     const char *br = strstr(p->text, "[]");
     size_t n = br ? (size_t)(br - p->text) : 0;
     const char *rest = br ? br + 2 : NULL;
-    bool ok = br && n > 0 && (*rest == '\0' || (*rest == '.' && cc_is_identifier(rest + 1)));
-    if (ok) {
-        for (size_t i = 0; i < n; i++) {
-            char ch = p->text[i];
-            if (!(ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                  (i > 0 && ch >= '0' && ch <= '9')))
-                ok = false;
-        }
-    }
+    bool ok = br && cc_is_identifier_n(p->text, n) &&
+              (*rest == '\0' || (*rest == '.' && cc_is_identifier(rest + 1)));
     if (!ok) {
         cc_error(K->d, K->path, p->mark,
                  "rule '%s': 'of' is \"name[]\" or \"name[].field\" (an array of this object), "
@@ -548,15 +542,6 @@ static void check_rule_ids(checker_t *K)
 
 /* ---- examples --------------------------------------------------------- */
 
-static size_t code_points(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            n++;
-    return n;
-}
-
 static void bad_example(checker_t *K, const cc_field_t *f, const char *why)
 {
     cc_error(K->d, K->path, f->example_mark, "example '%s' of field '%s' is not a valid value: %s",
@@ -579,7 +564,7 @@ static void check_example(checker_t *K, const cc_field_t *f)
     char why[200];
     switch (v->type) {
     case CONTRACTC_TYPE_STRING: {
-        size_t n = code_points(e);
+        size_t n = cc_code_points(e);
         if (v->has_min_length && n < v->min_length) {
             snprintf(why, sizeof why, "%zu characters, fewer than min_length %u", n,
                      (unsigned)v->min_length);

@@ -8,8 +8,12 @@
  * pattern DFAs, enum values, array item values, fields, key lookups and
  * rules of each object, the objects, the contract; the typed entry points
  * (templates); the enums' name functions; the texts.  Every value comes from tables.c, so
- * NAME.c and `contractc validate` interpret the same tables; sizes and
- * offsets are written as sizeof/offsetof for the compiler to fill in.
+ * NAME.c and `contractc validate` interpret the same tables; sizes,
+ * offsets and alignments are written as sizeof, offsetof and
+ * CONTRACTC_ALIGNOF for the compiler to fill in, a member a field lacks as
+ * CONTRACTC_ABSENT, and the enums' size check as CONTRACTC_STATIC_ASSERT.
+ * NAME.h has one struct member per line, its comment beside it or, past 80
+ * columns, above it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -238,10 +242,11 @@ static void emit_value_types(emit_t *e, const cc_value_t *v)
     }
 }
 
+/* What a field's member holds, for its comment: "decimal in minor units,
+ * scale 2, nullable: DESCRIPTION" (safe inside a comment, one line). */
 static void member_comment(cc_buf_t *b, const cc_field_t *f)
 {
     const cc_value_t *v = &f->value;
-    cc_buf_puts(b, " /* ");
     cc_buf_puts(b, cc_type_name(v->type));
     if (v->type == CONTRACTC_TYPE_DECIMAL)
         cc_buf_printf(b, " in minor units, scale %u", (unsigned)v->scale);
@@ -255,7 +260,55 @@ static void member_comment(cc_buf_t *b, const cc_field_t *f)
         cc_buf_puts(b, ": ");
         comment_text(b, f->description);
     }
-    cc_buf_puts(b, " */");
+}
+
+/* The widest line a struct member takes with its comment beside it; a
+ * longer comment goes above the member, wrapped at this width. */
+#define MEMBER_LINE_MAX 80u
+
+/* True when a wrapped comment may break at p[i]: a space, not after a
+ * backslash or a '/' (a line ending in \ or in the trigraph ??/ would be
+ * spliced with the next one, which -Wall warns of). */
+static bool comment_break(const char *p, size_t i)
+{
+    return p[i] == ' ' && i > 0 && p[i - 1] != '\\' && p[i - 1] != '/';
+}
+
+/* One struct member on its own line: `decl` ("int64_t amount") with its
+ * comment beside it when the line stays within MEMBER_LINE_MAX columns,
+ * else above it, wrapped at spaces. */
+static void put_member(cc_buf_t *b, const char *decl, const char *comment)
+{
+    size_t decl_len = strlen(decl), comment_len = comment ? strlen(comment) : 0;
+    if (!comment || 4 + decl_len + 4 + comment_len + 3 <= MEMBER_LINE_MAX) {
+        cc_buf_printf(b, "    %s;", decl);
+        if (comment)
+            cc_buf_printf(b, " /* %s */", comment);
+        cc_buf_putc(b, '\n');
+        return;
+    }
+    const size_t width = MEMBER_LINE_MAX - 7; /* after the comment's opening or its star */
+    const char *p = comment;
+    bool first = true;
+    while (*p) {
+        size_t n = strlen(p);
+        if (n > width) {
+            size_t cut = width;
+            while (cut > 0 && !comment_break(p, cut))
+                cut--;
+            if (cut == 0) /* one word longer than a line: up to the next break */
+                for (cut = width; p[cut] && !comment_break(p, cut); cut++)
+                    ;
+            n = cut;
+        }
+        cc_buf_puts(b, first ? "    /* " : "\n     * ");
+        cc_buf_append(b, p, n);
+        first = false;
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    cc_buf_printf(b, " */\n    %s;\n", decl);
 }
 
 static void emit_object_type(emit_t *e, size_t index)
@@ -276,20 +329,33 @@ static void emit_object_type(emit_t *e, size_t index)
     for (size_t i = 0; i < o->field_count; i++) {
         const cc_field_t *f = &o->fields[i];
         const cc_value_t *v = &f->value;
-        if (f->nullable)
-            cc_buf_printf(b, "    bool has_%s; /* false: null, not stated */\n", f->c_member);
-        cc_buf_puts(b, "    ");
-        if (v->type == CONTRACTC_TYPE_STRING) {
-            cc_buf_printf(b, "const char *%s; size_t %s_len;", f->c_member, f->c_member);
-        } else if (v->type == CONTRACTC_TYPE_ARRAY) {
-            item_c_type(b, v->items);
-            cc_buf_printf(b, " *%s; size_t %s_count;", f->c_member, f->c_member);
-        } else {
-            item_c_type(b, v);
-            cc_buf_printf(b, " %s;", f->c_member);
+        cc_buf_t decl = CC_BUF_INIT, comment = CC_BUF_INIT;
+        if (f->nullable) {
+            cc_buf_printf(&decl, "bool has_%s", f->c_member);
+            put_member(b, decl.data ? decl.data : "", "false: null, not stated");
+            decl.len = 0;
         }
-        member_comment(b, f);
-        cc_buf_putc(b, '\n');
+        if (v->type == CONTRACTC_TYPE_STRING) {
+            cc_buf_printf(&decl, "const char *%s", f->c_member);
+        } else if (v->type == CONTRACTC_TYPE_ARRAY) {
+            item_c_type(&decl, v->items);
+            cc_buf_printf(&decl, " *%s", f->c_member);
+        } else {
+            item_c_type(&decl, v);
+            cc_buf_printf(&decl, " %s", f->c_member);
+        }
+        member_comment(&comment, f);
+        b->failed |= decl.failed || comment.failed;
+        put_member(b, decl.data ? decl.data : "", comment.data);
+        decl.len = 0;
+        if (v->type == CONTRACTC_TYPE_STRING || v->type == CONTRACTC_TYPE_ARRAY) {
+            bool string = v->type == CONTRACTC_TYPE_STRING;
+            cc_buf_printf(&decl, "size_t %s_%s", f->c_member, string ? "len" : "count");
+            b->failed |= decl.failed;
+            put_member(b, decl.data ? decl.data : "", string ? "bytes, without the NUL" : "items");
+        }
+        cc_buf_free(&decl);
+        cc_buf_free(&comment);
     }
     if (index == 0)
         cc_buf_puts(b, "    contractc_arena_t *arena_; /* owns every pointer above */\n");
@@ -461,9 +527,9 @@ static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
         put_u32(b, v->max_items);
         cc_buf_printf(b, ",\n%s    .item_size = sizeof(", indent);
         item_c_type(b, mv->items);
-        cc_buf_puts(b, "), .item_align = offsetof(struct { char c; ");
+        cc_buf_puts(b, "), .item_align = CONTRACTC_ALIGNOF(");
         item_c_type(b, mv->items);
-        cc_buf_puts(b, " t; }, t),\n");
+        cc_buf_puts(b, "),\n");
         break;
     }
     default:
@@ -629,13 +695,13 @@ static void emit_object_tables(emit_t *e, size_t index)
         cc_buf_printf(b, ",\n        .nullable = %s,\n        .value = ", f->nullable ? "true" : "false");
         emit_value_init(e, b, &mf->value, &f->value, "        ");
         cc_buf_printf(b, ",\n        .offset = offsetof(%s, %s),\n        .has_offset = ", ct, mf->c_member);
-        if (f->has_offset == UINT32_MAX)
-            cc_buf_puts(b, "UINT32_MAX");
+        if (f->has_offset == CONTRACTC_ABSENT)
+            cc_buf_puts(b, "CONTRACTC_ABSENT");
         else
             cc_buf_printf(b, "offsetof(%s, has_%s)", ct, mf->c_member);
         cc_buf_puts(b, ",\n        .aux_offset = ");
-        if (f->aux_offset == UINT32_MAX)
-            cc_buf_puts(b, "UINT32_MAX");
+        if (f->aux_offset == CONTRACTC_ABSENT)
+            cc_buf_puts(b, "CONTRACTC_ABSENT");
         else
             cc_buf_printf(b, "offsetof(%s, %s_%s)", ct, mf->c_member,
                           mf->value.type == CONTRACTC_TYPE_STRING ? "len" : "count");
@@ -655,7 +721,7 @@ static void emit_object_tables(emit_t *e, size_t index)
                   o->field_count, id);
     if (o->rule_count)
         cc_buf_printf(b, "    .rules = %s_rules, .rule_count = %zu,\n", id, o->rule_count);
-    cc_buf_printf(b, "    .size = sizeof(%s), .align = offsetof(struct { char c; %s t; }, t)\n};\n", ct, ct);
+    cc_buf_printf(b, "    .size = sizeof(%s), .align = CONTRACTC_ALIGNOF(%s)\n};\n", ct, ct);
 }
 
 /* ---- texts ---------------------------------------------------------------- */
@@ -796,8 +862,8 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
             emit_dfa(&e, &t->dfas[i]);
         for (size_t i = 0; i < t->enum_count; i++) {
             emit_enum_table(&e, &t->enums[i]);
-            cc_buf_printf(&e.tables, "typedef char %s_is_int_[sizeof(%s) == sizeof(int) ? 1 : -1];\n",
-                          t->enums[i].ident, t->enums[i].model->c_type);
+            cc_buf_printf(&e.tables, "CONTRACTC_STATIC_ASSERT(sizeof(%s) == sizeof(int), %s_is_int_);\n",
+                          t->enums[i].model->c_type, t->enums[i].ident);
         }
         emit_object_tables(&e, 0);
         if (t->enum_count)

@@ -70,6 +70,7 @@
 #include <cjson/cJSON.h>
 
 #include "convert.h"
+#include "lexical.h"
 
 const char *const cc_dialect_names[] = {"openai-strict", "gemini", "anthropic", "llama-cpp"};
 const size_t cc_dialect_count = sizeof cc_dialect_names / sizeof cc_dialect_names[0];
@@ -127,36 +128,11 @@ typedef struct dctx {
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static bool has_text(const char *s)
-{
-    if (!s)
-        return false;
-    for (; *s; s++)
-        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-            return true;
-    return false;
-}
-
-/* Code points of a UTF-8 string (the loader guarantees valid UTF-8). */
-static size_t code_points(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            n++;
-    return n;
-}
-
 /* RFC 9535 path segment: ".name" for [A-Za-z_][A-Za-z0-9_]*, else
  * ['name'] with ' and \ escaped and control characters as \uXXXX. */
 static void put_segment(cc_buf_t *b, const char *name)
 {
-    bool plain = (name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z') ||
-                 name[0] == '_';
-    for (const char *p = name; plain && *p; p++)
-        plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-                (*p >= '0' && *p <= '9') || *p == '_';
-    if (plain) {
+    if (cc_is_identifier(name)) {
         cc_buf_printf(b, ".%s", name);
         return;
     }
@@ -216,7 +192,7 @@ static void add_note(dctx_t *c, const char *path, const char *fmt, ...)
 /* Where the words for a not-carried constraint of field f are. */
 static const char *stated_where(const dctx_t *c, const cc_field_t *f)
 {
-    bool by_format_text = f && has_text(f->format_text);
+    bool by_format_text = f && !cc_is_blank(f->format_text);
     if (c->d == D_LLAMA)
         return by_format_text
                    ? "stated in the prompt by the field's format_text (llama.cpp shows the model no "
@@ -254,22 +230,6 @@ static void end_sentence(cc_buf_t *b, size_t start)
 
 /* ---- the prompt's phrases (same words as gen_prompt.c) ------------------- */
 
-/* The value's example as the prompt shows it ("\"1250.00\""). */
-static void put_example(dctx_t *c, cc_buf_t *b, const cc_value_t *v, const cc_field_t *f)
-{
-    cc_field_t tmp;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.value = *v;
-    tmp.example = f ? f->example : NULL;
-    char *ex = cc_value_example(&tmp);
-    if (!ex) {
-        c->failed = true;
-        return;
-    }
-    cc_buf_puts(b, ex);
-    free(ex);
-}
-
 /* ---- node editing -------------------------------------------------------- */
 
 static cJSON *get(const cJSON *node, const char *key)
@@ -305,7 +265,7 @@ static void append_description(dctx_t *c, cJSON *node, const cc_buf_t *words)
         return;
     cJSON *old = get(node, "description");
     cc_buf_t b = CC_BUF_INIT;
-    if (old && cJSON_IsString(old) && has_text(old->valuestring)) {
+    if (old && cJSON_IsString(old) && !cc_is_blank(old->valuestring)) {
         cc_buf_puts(&b, old->valuestring);
         char last = b.len ? b.data[b.len - 1] : '.';
         if (last != '.' && last != '!' && last != '?')
@@ -404,7 +364,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
 {
     const char *D = c->name;
     const char *where = stated_where(c, f);
-    bool own_words = !(f && has_text(f->format_text)); /* format_text wins */
+    bool own_words = !(f && !cc_is_blank(f->format_text)); /* format_text wins */
     size_t s;
 
     if (!node) {
@@ -582,9 +542,8 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
         if (own_words) {
             begin_sentence(words);
             s = words->len;
-            cc_buf_puts(words, date ? "a real calendar date, like " : "a real calendar date and time, like ");
-            put_example(c, words, v, f);
-            cc_buf_puts(words, date ? " (YYYY-MM-DD)" : " (RFC 3339 with seconds and an offset)");
+            cc_buf_puts(words, date ? "a real calendar date, " : "a real calendar date and time, ");
+            cc_phrase_date(words, v, f ? f->example : NULL); /* the prompt's date phrase */
             end_sentence(words, s);
         }
         break;
@@ -593,7 +552,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
         if (v->enumeration) {
             size_t chars = 0;
             for (size_t i = 0; i < v->enumeration->count; i++)
-                chars += code_points(v->enumeration->values[i]);
+                chars += cc_code_points(v->enumeration->values[i]);
             c->enum_values += v->enumeration->count;
             c->string_chars += chars;
             if (v->enumeration->count > OPENAI_BIG_ENUM_VALUES && chars > OPENAI_BIG_ENUM_CHARS &&
@@ -679,7 +638,7 @@ static void walk_object(dctx_t *c, cJSON *node, const cc_object_t *obj, const ch
             return;
         }
         c->properties++;
-        c->string_chars += code_points(f->name);
+        c->string_chars += cc_code_points(f->name);
         contractc_type_t t = f->value.type;
         bool wrapped = f->nullable && (t == CONTRACTC_TYPE_ENUM || t == CONTRACTC_TYPE_OBJECT ||
                                        t == CONTRACTC_TYPE_ARRAY);
@@ -726,7 +685,7 @@ static void walk_object(dctx_t *c, cJSON *node, const cc_object_t *obj, const ch
         }
         begin_sentence(words);
         size_t s = words->len;
-        if (has_text(rule->prompt))
+        if (!cc_is_blank(rule->prompt))
             cc_phrase_one_line(words, rule->prompt);
         else
             cc_buf_puts(words, sentence);

@@ -60,6 +60,7 @@
 #include <cjson/cJSON.h>
 
 #include "convert.h"
+#include "lexical.h"
 
 typedef struct schema_ctx {
     const cc_contract_t *contract;
@@ -121,16 +122,6 @@ static void put_type(schema_ctx_t *c, cJSON *obj, const char *type, bool nullabl
     put(c, obj, "type", arr);
 }
 
-static bool has_text(const char *s)
-{
-    if (!s)
-        return false;
-    for (; *s; s++)
-        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-            return true;
-    return false;
-}
-
 /* Appends `s` trimmed of surrounding white space, after "; " when needed. */
 static void join_part(cc_buf_t *b, const char *s)
 {
@@ -147,9 +138,9 @@ static void join_part(cc_buf_t *b, const char *s)
 static void put_description(schema_ctx_t *c, cJSON *obj, const cc_field_t *f)
 {
     cc_buf_t b = CC_BUF_INIT;
-    if (has_text(f->description))
+    if (!cc_is_blank(f->description))
         join_part(&b, f->description);
-    if (has_text(f->format_text))
+    if (!cc_is_blank(f->format_text))
         join_part(&b, f->format_text);
     if (f->value.type == CONTRACTC_TYPE_STRING && f->value.grounded && !cc_grounding_stated(f)) {
         if (b.len > 0)
@@ -401,7 +392,7 @@ char *cc_emit_schema(const cc_contract_t *contract, size_t *len)
         put_string(&c, root, "$id", id.data);
     cc_buf_free(&id);
     put_string(&c, root, "title", contract->name ? contract->name : "");
-    if (has_text(contract->description)) {
+    if (!cc_is_blank(contract->description)) {
         cc_buf_t d = CC_BUF_INIT;
         join_part(&d, contract->description);
         if (d.failed)

@@ -2,8 +2,9 @@
 /*
  * generator.h - the generator's stages after loading (internal).
  *
- *   load_yaml.c -> check.c -> naming.c      (model.h: cc_contract_load)
- *   gen_prompt.c   NAME.prompt.txt, examples and rule sentences
+ *   load.c: parse_yaml.c -> check.c -> naming.c   (load.h: cc_contract_load)
+ *   phrase.c       the phrase book: examples, rule sentences, constraints in words
+ *   gen_prompt.c   NAME.prompt.txt
  *   gen_schema.c   NAME.schema.json (draft 2020-12) and the dialects
  *   hash.c         canonical model + NAME_contract_hash
  *   gen_c.c        NAME.h and NAME.c from templates/
@@ -18,6 +19,7 @@
 
 #include <stdio.h>
 
+#include "load.h" /* cc_contract_load, for the command line */
 #include "model.h"
 #include "text.h"
 
@@ -27,6 +29,11 @@
  * the rule sentences and the closing line (design page, "The prompt"). */
 char *cc_emit_prompt(const cc_contract_t *contract, size_t *len);
 
+/* ---- phrase.c: the phrase book ---------------------------------------- */
+/* Every English phrase the model reads about a contract: the prompt, the
+ * schema and dialect descriptions and the rule problems' messages (hence
+ * the repair turn) are written with these, so one constraint reads the
+ * same everywhere. */
 /* A valid example of a scalar field's value as JSON text ("\"1250.00\"",
  * "3", "\"2024-03-01\""): the field's `example` when set, else one made from
  * the type and constraints; NULL for objects, arrays and patterned strings
@@ -59,6 +66,11 @@ void cc_phrase_bounds(cc_buf_t *b, const cc_value_t *v);
  * message has them), then ", from A to B" etc.; `written` is the field's
  * example (NULL: synthesized). */
 void cc_phrase_decimal(cc_buf_t *b, const cc_value_t *v, const char *written);
+
+/* A date's or datetime's phrase: 'like "2024-03-01" (YYYY-MM-DD)', 'like
+ * "2024-03-01T14:30:00Z" (RFC 3339 with seconds and an offset)';
+ * `written` is the field's example (NULL: the default one). */
+void cc_phrase_date(cc_buf_t *b, const cc_value_t *v, const char *written);
 
 /* Text on one line: trimmed, every run of CR, LF and TAB as one space (how
  * descriptions, format texts and rule prompts enter the prompt). */

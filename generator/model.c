@@ -1,20 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * model.c - the contract model's entry points and destructors (model.h).
- *
- * cc_contract_load runs the three stages of load.h in order; a contract
- * with any error is freed and NULL returned, so later stages (emitters,
- * hash, tables) only ever see a checked, named model.
+ * model.c - the contract model's destructors and accessors (model.h).  It
+ * calls nothing of the pipeline: the stages fill the model, load.c drives
+ * them, and every later stage only reads it.
  */
 #include "model.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "load.h"
-#include "text.h"
 
 const char *cc_type_name(contractc_type_t type)
 {
@@ -31,18 +24,6 @@ const char *cc_type_name(contractc_type_t type)
     case CONTRACTC_TYPE_ARRAY: return "array";
     }
     return "?";
-}
-
-bool cc_is_identifier(const char *s)
-{
-    if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
-        return false;
-    for (s++; *s; s++) {
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= '0' && *s <= '9') || *s == '_'))
-            return false;
-    }
-    return true;
 }
 
 void cc_enum_free(cc_enum_t *e)
@@ -171,69 +152,4 @@ const cc_field_t *cc_path_field(const cc_object_t *owner, const cc_path_t *path)
         o = v->type == CONTRACTC_TYPE_OBJECT ? v->object : NULL;
     }
     return f;
-}
-
-cc_contract_t *cc_contract_load_buffer(const char *display_path, const char *text,
-                                       size_t len, cc_diags_t *diags)
-{
-    const cc_mark_t whole = {0, 0};
-    if (len > CC_MAX_CONTRACT_BYTES) {
-        cc_error(diags, display_path, whole,
-                 "the contract is %zu bytes; at most %zu (1 MiB) are allowed", len,
-                 CC_MAX_CONTRACT_BYTES);
-        return NULL;
-    }
-    size_t errors_before = diags->errors;
-    cc_contract_t *c = cc_load_yaml(display_path, text, len, diags);
-    if (!c) {
-        cc_error(diags, display_path, whole, "out of memory");
-        return NULL;
-    }
-    cc_check_contract(c, diags);
-    if (!cc_name_contract(c, diags))
-        cc_error(diags, display_path, whole, "out of memory");
-    if (diags->errors != errors_before) {
-        cc_contract_free(c);
-        return NULL;
-    }
-    return c;
-}
-
-cc_contract_t *cc_contract_load(const char *path, cc_diags_t *diags)
-{
-    const cc_mark_t whole = {0, 0};
-    bool from_stdin = strcmp(path, "-") == 0;
-    if (from_stdin)
-        path = "<stdin>"; /* the name diagnostics give it, as gcc does */
-    FILE *f = from_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        cc_error(diags, path, whole, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    /* Read at most one byte past the cap: a huge file (or /dev/zero) is
-     * refused without being read whole. */
-    char *text = malloc(CC_MAX_CONTRACT_BYTES + 1);
-    if (!text) {
-        fclose(f);
-        cc_error(diags, path, whole, "out of memory");
-        return NULL;
-    }
-    size_t len = fread(text, 1, CC_MAX_CONTRACT_BYTES + 1, f);
-    int failed = ferror(f);
-    if (!from_stdin)
-        fclose(f);
-    if (failed) {
-        free(text);
-        cc_error(diags, path, whole, "cannot read the file");
-        return NULL;
-    }
-    if (len > CC_MAX_CONTRACT_BYTES) {
-        free(text);
-        cc_error(diags, path, whole,
-                 "the contract is larger than 1 MiB (%zu bytes), the limit", CC_MAX_CONTRACT_BYTES);
-        return NULL;
-    }
-    cc_contract_t *c = cc_contract_load_buffer(path, text, len, diags);
-    free(text);
-    return c;
 }

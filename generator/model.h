@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * model.h - the contract model: what a contract file means, after loading
- * (load_yaml.c), checking (check.c) and naming (naming.c).
+ * model.h - the contract model: what a contract file means, after parsing
+ * (parse_yaml.c), checking (check.c) and naming (naming.c), the stages
+ * load.c runs (load.h: cc_contract_load).
  *
  * Every later stage reads only this model: the emitters (gen_*.c), the hash
  * (hash.c) and the in-memory descriptor tables of `contractc validate`
@@ -23,6 +24,21 @@
 #include "contractc/contractc.h"
 #include "diag.h"
 #include "pattern.h"
+
+/* Caps of the design page ("YAML typing"). */
+#define CC_MAX_CONTRACT_BYTES ((size_t)1 << 20)  /* 1 MiB */
+#define CC_MAX_FIELDS 1024                       /* per object */
+#define CC_MAX_DEPTH 32                          /* levels of the contract's values */
+#define CC_MAX_YAML_NODES 65536
+#define CC_MAX_YAML_NESTING 128                  /* YAML collections inside each other */
+#define CC_MAX_REPLY_BYTES ((uint64_t)1 << 30)   /* reply.max_bytes: 1 GiB */
+#define CC_DEFAULT_REPLY_BYTES ((uint64_t)1 << 20)
+#define CC_DEFAULT_REPLY_DEPTH 64
+#define CC_MAX_REPLY_DEPTH 1024
+/* Fields, rules and enum values once every use of a named type is written
+ * out in full, as the prompt, the schemas and the canonical model write it
+ * (check.c counts them before anything is expanded). */
+#define CC_MAX_EXPANDED 10000u
 
 typedef struct cc_object cc_object_t;
 typedef struct cc_enum cc_enum_t;
@@ -201,22 +217,17 @@ typedef struct cc_contract {
     uint32_t depth;
 } cc_contract_t;
 
-/*
- * Reads, checks and names a contract file.  Returns the model, or NULL when
- * it has errors; every diagnostic (errors and notes) is added to `diags`.
- * `path` is used as given in diagnostics; "-" reads standard input, named
- * "<stdin>" in diagnostics.  At most CC_MAX_CONTRACT_BYTES + 1 bytes are
- * read either way (a larger contract is an error).  The caller frees the model with
- * cc_contract_free().
- */
-cc_contract_t *cc_contract_load(const char *path, cc_diags_t *diags);
-
-/* The same from memory (tests, fuzzing); `display_path` names it. */
-cc_contract_t *cc_contract_load_buffer(const char *display_path, const char *text,
-                                       size_t len, cc_diags_t *diags);
-
-/* NULL-safe. */
+/* Frees the model and everything it owns (NULL-safe). */
 void cc_contract_free(cc_contract_t *contract);
+
+/* Frees what a value owns (not the value itself). */
+void cc_value_clear(cc_value_t *value);
+
+/* Frees an object's fields and rules, then the object (NULL-safe). */
+void cc_object_free(cc_object_t *object);
+
+/* Frees an enum (NULL-safe). */
+void cc_enum_free(cc_enum_t *enumeration);
 
 /* The contract-language name of a type ("string", "decimal", ...); "?" for
  * a value out of range. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * naming.c - every generated C name of a contract, in one place (load.h:
- * cc_name_contract), after nanopb's naming and reserved-word handling.
+ * naming.c - every generated C name of a contract, in one place (stages.h:
+ * cc_name_contract), the pipeline's third stage; after nanopb's naming and
+ * reserved-word handling.
  *
  * The rules (design page, "Generated C surface"):
  *   record              NAME_t             (struct tag NAME)
@@ -38,39 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include "lexical.h"
 #include "reserved.h"
+#include "stages.h"
 #include "text.h"
-
-/* C11, C23 and C++20 keywords, and C++'s alternative tokens: sorted for
- * bsearch (strcmp order). */
-static const char *const keywords[] = {
-    "_Alignas", "_Alignof", "_Atomic", "_BitInt", "_Bool", "_Complex", "_Decimal128",
-    "_Decimal32", "_Decimal64", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
-    "_Thread_local", "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
-    "bool", "break", "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class",
-    "co_await", "co_return", "co_yield", "compl", "concept", "const", "const_cast", "consteval",
-    "constexpr", "constinit", "continue", "decltype", "default", "delete", "do", "double",
-    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-    "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept",
-    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
-    "register", "reinterpret_cast", "requires", "restrict", "return", "short", "signed",
-    "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
-    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "typeof",
-    "typeof_unqual", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t",
-    "while", "xor", "xor_eq"
-};
-
-static int compare_words(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-bool cc_is_c_keyword(const char *word)
-{
-    return word && bsearch(&word, keywords, sizeof keywords / sizeof keywords[0],
-                           sizeof keywords[0], compare_words) != NULL;
-}
 
 /* ---- collision lists -------------------------------------------------- */
 

@@ -10,9 +10,9 @@
  * name the C standard reserves for the implementation (a leading "__" or
  * "_" and a capital letter, C11 7.1.3), and anything starting with
  * "contractc" in any case (the runtime's names).  naming.c asks it for
- * every generated name and load_yaml.c for check functions.  C and C++
+ * every generated name and parse_yaml.c for check functions.  C and C++
  * keywords are not here: a member named like one gets a '_' suffix
- * (naming.c, cc_is_c_keyword).
+ * (lexical.c, cc_is_c_keyword).
  */
 #ifndef CONTRACTC_RESERVED_H
 #define CONTRACTC_RESERVED_H

@@ -97,8 +97,6 @@ static void *list_push(build_t *b, void **list, size_t *count, size_t size)
 
 /* ---- layout ------------------------------------------------------------ */
 
-#define ALIGN_OF(T) offsetof(struct { char c; T t; }, t)
-
 typedef struct layout {
     uint32_t size, align;
 } layout_t;
@@ -114,32 +112,32 @@ static layout_t value_layout(build_t *b, const cc_value_t *v)
     switch (v->type) {
     case CONTRACTC_TYPE_STRING:
         l.size = sizeof(contractc_string_t);
-        l.align = ALIGN_OF(contractc_string_t);
+        l.align = CONTRACTC_ALIGNOF(contractc_string_t);
         break;
     case CONTRACTC_TYPE_INTEGER:
     case CONTRACTC_TYPE_DECIMAL:
         l.size = sizeof(int64_t);
-        l.align = ALIGN_OF(int64_t);
+        l.align = CONTRACTC_ALIGNOF(int64_t);
         break;
     case CONTRACTC_TYPE_NUMBER:
         l.size = sizeof(double);
-        l.align = ALIGN_OF(double);
+        l.align = CONTRACTC_ALIGNOF(double);
         break;
     case CONTRACTC_TYPE_BOOLEAN:
         l.size = sizeof(bool);
-        l.align = ALIGN_OF(bool);
+        l.align = CONTRACTC_ALIGNOF(bool);
         break;
     case CONTRACTC_TYPE_ENUM:
         l.size = sizeof(int); /* NAME.c asserts sizeof(enum) == sizeof(int) */
-        l.align = ALIGN_OF(int);
+        l.align = CONTRACTC_ALIGNOF(int);
         break;
     case CONTRACTC_TYPE_DATE:
         l.size = sizeof(contractc_date_t);
-        l.align = ALIGN_OF(contractc_date_t);
+        l.align = CONTRACTC_ALIGNOF(contractc_date_t);
         break;
     case CONTRACTC_TYPE_DATETIME:
         l.size = sizeof(contractc_datetime_t);
-        l.align = ALIGN_OF(contractc_datetime_t);
+        l.align = CONTRACTC_ALIGNOF(contractc_datetime_t);
         break;
     case CONTRACTC_TYPE_OBJECT: {
         const cc_table_object_t *o = cc_tables_object(b->t, v->object);
@@ -151,7 +149,7 @@ static layout_t value_layout(build_t *b, const cc_value_t *v)
     }
     case CONTRACTC_TYPE_ARRAY: /* { T *items; size_t count; } */
         l.size = sizeof(contractc_string_t);
-        l.align = ALIGN_OF(contractc_string_t);
+        l.align = CONTRACTC_ALIGNOF(contractc_string_t);
         break;
     }
     return l;
@@ -402,7 +400,7 @@ static void build_object(build_t *b, const cc_object_t *o, const char *ident)
     table->field_count = (uint32_t)o->field_count;
     table->lookup = lookup;
 
-    uint32_t at = 0, align = ALIGN_OF(void *);
+    uint32_t at = 0, align = CONTRACTC_ALIGNOF(void *);
     for (size_t i = 0; i < o->field_count; i++) {
         const cc_field_t *mf = &o->fields[i];
         contractc_field_t *f = &fields[i];
@@ -410,7 +408,7 @@ static void build_object(build_t *b, const cc_object_t *o, const char *ident)
         f->name_len = (uint32_t)strlen(mf->name);
         f->path_segment = pool_printf2(b, "", ".", mf->name);
         f->nullable = mf->nullable;
-        f->has_offset = f->aux_offset = UINT32_MAX;
+        f->has_offset = f->aux_offset = CONTRACTC_ABSENT;
         char *field_ident = ident_for(b, ident, mf->name);
         build_value(b, mf, &mf->value, &f->value, field_ident ? field_ident : ident);
         /* Objects reached through this field were appended: refresh. */
@@ -418,20 +416,20 @@ static void build_object(build_t *b, const cc_object_t *o, const char *ident)
         if (b->failed)
             return;
         if (mf->nullable) {
-            at = round_up(at, ALIGN_OF(bool));
+            at = round_up(at, CONTRACTC_ALIGNOF(bool));
             f->has_offset = at;
             at += sizeof(bool);
         }
         layout_t l;
         if (mf->value.type == CONTRACTC_TYPE_STRING || mf->value.type == CONTRACTC_TYPE_ARRAY) {
             /* const char *X / T *X, then size_t X_len / X_count */
-            at = round_up(at, ALIGN_OF(void *));
+            at = round_up(at, CONTRACTC_ALIGNOF(void *));
             f->offset = at;
             at += sizeof(void *);
-            at = round_up(at, ALIGN_OF(size_t));
+            at = round_up(at, CONTRACTC_ALIGNOF(size_t));
             f->aux_offset = at;
             at += sizeof(size_t);
-            l.align = ALIGN_OF(void *) > ALIGN_OF(size_t) ? ALIGN_OF(void *) : ALIGN_OF(size_t);
+            l.align = CONTRACTC_ALIGNOF(void *) > CONTRACTC_ALIGNOF(size_t) ? CONTRACTC_ALIGNOF(void *) : CONTRACTC_ALIGNOF(size_t);
         } else {
             l = value_layout(b, &mf->value);
             at = round_up(at, l.align);
@@ -442,7 +440,7 @@ static void build_object(build_t *b, const cc_object_t *o, const char *ident)
             align = l.align;
     }
     if (index == 0) { /* the record: contractc_arena_t *arena_ */
-        at = round_up(at, ALIGN_OF(void *));
+        at = round_up(at, CONTRACTC_ALIGNOF(void *));
         b->t->contract.arena_offset = at;
         at += sizeof(void *);
     }

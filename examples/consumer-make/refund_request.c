@@ -69,7 +69,7 @@ static const contractc_enum_value_t refund_request_currency_values[3] = {
     { "USD", 3 } /* REFUND_REQUEST_CURRENCY_USD */
 };
 static const contractc_enum_t refund_request_currency_enum = { "refund_request_currency_t", refund_request_currency_values, 3 };
-typedef char refund_request_currency_is_int_[sizeof(refund_request_currency_t) == sizeof(int) ? 1 : -1];
+CONTRACTC_STATIC_ASSERT(sizeof(refund_request_currency_t) == sizeof(int), refund_request_currency_is_int_);
 
 /* allowed spellings of refund_request_reason_t; C value = index + 1 */
 static const contractc_enum_value_t refund_request_reason_values[4] = {
@@ -79,7 +79,7 @@ static const contractc_enum_value_t refund_request_reason_values[4] = {
     { "other", 5 } /* REFUND_REQUEST_REASON_OTHER */
 };
 static const contractc_enum_t refund_request_reason_enum = { "refund_request_reason_t", refund_request_reason_values, 4 };
-typedef char refund_request_reason_is_int_[sizeof(refund_request_reason_t) == sizeof(int) ? 1 : -1];
+CONTRACTC_STATIC_ASSERT(sizeof(refund_request_reason_t) == sizeof(int), refund_request_reason_is_int_);
 
 /* refund_request_t: 5 fields */
 static const contractc_field_t refund_request_fields[5] = {
@@ -92,7 +92,7 @@ static const contractc_field_t refund_request_fields[5] = {
             .pattern = &refund_request_pattern0
         },
         .offset = offsetof(refund_request_t, order_id),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(refund_request_t, order_id_len)
     },
     { /* field[1] = amount */
@@ -106,7 +106,7 @@ static const contractc_field_t refund_request_fields[5] = {
         },
         .offset = offsetof(refund_request_t, amount),
         .has_offset = offsetof(refund_request_t, has_amount),
-        .aux_offset = UINT32_MAX
+        .aux_offset = CONTRACTC_ABSENT
     },
     { /* field[2] = currency */
         .name = "currency", .name_len = 8, .path_segment = ".currency",
@@ -118,7 +118,7 @@ static const contractc_field_t refund_request_fields[5] = {
         },
         .offset = offsetof(refund_request_t, currency),
         .has_offset = offsetof(refund_request_t, has_currency),
-        .aux_offset = UINT32_MAX
+        .aux_offset = CONTRACTC_ABSENT
     },
     { /* field[3] = amount_text */
         .name = "amount_text", .name_len = 11, .path_segment = ".amount_text",
@@ -141,8 +141,8 @@ static const contractc_field_t refund_request_fields[5] = {
             .example = "\"duplicate_charge\""
         },
         .offset = offsetof(refund_request_t, reason),
-        .has_offset = UINT32_MAX,
-        .aux_offset = UINT32_MAX
+        .has_offset = CONTRACTC_ABSENT,
+        .aux_offset = CONTRACTC_ABSENT
     }
 };
 
@@ -165,7 +165,7 @@ static const contractc_object_t refund_request_object = {
     .fields = refund_request_fields, .field_count = 5,
     .lookup = refund_request_lookup,
     .rules = refund_request_rules, .rule_count = 1,
-    .size = sizeof(refund_request_t), .align = offsetof(struct { char c; refund_request_t t; }, t)
+    .size = sizeof(refund_request_t), .align = CONTRACTC_ALIGNOF(refund_request_t)
 };
 
 const contractc_contract_t refund_request_contract = {

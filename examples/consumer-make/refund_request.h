@@ -79,13 +79,17 @@ bool refund_request_reason_from_name(const char *text, size_t len,
 
 /* The record: one accepted reply. */
 typedef struct refund_request {
-    const char *order_id; size_t order_id_len; /* string, UTF-8, NUL-terminated */
+    const char *order_id; /* string, UTF-8, NUL-terminated */
+    size_t order_id_len; /* bytes, without the NUL */
     bool has_amount; /* false: null, not stated */
     int64_t amount; /* decimal in minor units, scale 2, nullable */
     bool has_currency; /* false: null, not stated */
     refund_request_currency_t currency; /* enum, nullable */
     bool has_amount_text; /* false: null, not stated */
-    const char *amount_text; size_t amount_text_len; /* string, UTF-8, NUL-terminated, grounded, nullable: the amount exactly as written in the email */
+    /* string, UTF-8, NUL-terminated, grounded, nullable: the amount exactly as
+     * written in the email */
+    const char *amount_text;
+    size_t amount_text_len; /* bytes, without the NUL */
     refund_request_reason_t reason; /* enum */
     contractc_arena_t *arena_; /* owns every pointer above */
 } refund_request_t;

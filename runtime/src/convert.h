@@ -66,6 +66,14 @@ size_t cc_format_decimal(int64_t minor, uint8_t scale, char buf[42]);
 #define CC_DECIMAL_FORM_MAX 64
 size_t cc_decimal_form(uint8_t scale, bool is_signed, char buf[CC_DECIMAL_FORM_MAX]);
 
+/* The forms of a date and a date-time in words, and the examples shown
+ * when the contract gives none: the one wording of the prompt, the dialect
+ * descriptions and the repair message, as for cc_decimal_form. */
+#define CC_DATE_FORM "YYYY-MM-DD"
+#define CC_DATETIME_FORM "RFC 3339 with seconds and an offset"
+#define CC_DATE_EXAMPLE "2024-03-01"
+#define CC_DATETIME_EXAMPLE "2024-03-01T14:30:00Z"
+
 /* YYYY-MM-DD, a real calendar date (proleptic Gregorian, leap years). */
 cc_convert_t cc_convert_date(const char *text, size_t len, contractc_date_t *out);
 

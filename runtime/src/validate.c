@@ -360,13 +360,13 @@ static void put_expected(cc_str_t *s, const contractc_value_t *v)
         break;
     case CONTRACTC_TYPE_DATE:
         cc_str_puts(s, "a date string like ");
-        cc_str_puts(s, v->example ? v->example : "\"2024-03-01\"");
-        cc_str_puts(s, " (YYYY-MM-DD)");
+        cc_str_puts(s, v->example ? v->example : "\"" CC_DATE_EXAMPLE "\"");
+        cc_str_puts(s, " (" CC_DATE_FORM ")");
         break;
     case CONTRACTC_TYPE_DATETIME:
         cc_str_puts(s, "a date-time string like ");
-        cc_str_puts(s, v->example ? v->example : "\"2024-03-01T14:30:00Z\"");
-        cc_str_puts(s, " (RFC 3339 with seconds and an offset)");
+        cc_str_puts(s, v->example ? v->example : "\"" CC_DATETIME_EXAMPLE "\"");
+        cc_str_puts(s, " (" CC_DATETIME_FORM ")");
         break;
     case CONTRACTC_TYPE_OBJECT: {
         const contractc_object_t *o = v->object;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Generated texts with non-ASCII bytes (é, 日本, an emoji), a comment
 # terminator and a trigraph-like sequence compile warning-free with gcc and
-# clang as C99, both as string literals (a prompt up to 4,095 bytes) and as
+# clang as C99 and C11, both as string literals (a prompt up to 4,095 bytes) and as
 # character arrays (longer texts), and keep their bytes: NAME_prompt and
 # NAME_schema_json equal NAME.prompt.txt and NAME.schema.json byte for byte.
 # From ctest: CONTRACTC (the generator), INCLUDE (the runtime's headers),
@@ -21,6 +21,7 @@ instruction: 'Lis ceci — $text'
 fields:
   a: {type: string, description: '$text'}
   b: {type: enum, values: [é, 日本], description: '$text'}
+  c: {type: array, items: {type: string}, nullable: true, description: '$text $text'}
 Y
 # long: 80 fields, both texts over 4,095 bytes (character arrays)
 { printf 'contract: long_texts\nversion: 1\ninstruction: '"'"'%s'"'"'\nfields:\n' "$text"
@@ -35,6 +36,8 @@ for name in short_texts long_texts; do
   "$CONTRACTC" generate $name.yaml -o gen >/dev/null
   plen=$(wc -c <gen/$name.prompt.txt); slen=$(wc -c <gen/$name.schema.json)
   grep -qF "日本" gen/$name.prompt.txt || fail "$name: the prompt lost its text"
+  # no generated line ends in a line splice (\ or the trigraph ??/)
+  ! grep -nE '(\\|[?][?]/)$' gen/$name.h gen/$name.c || fail "$name: a line ends in a splice"
   if [ $name = short_texts ]; then
     [ "$plen" -le 4095 ] && [ "$slen" -le 4095 ] || fail "short_texts is not short ($plen, $slen)"
     grep -qF "const char ${name}_prompt[] =" gen/$name.c || fail "short prompt is not a literal"
@@ -62,13 +65,16 @@ int main(void)
 }
 C
   for cc in "${compilers[@]}"; do
-    $cc -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$INCLUDE" -Igen -c gen/$name.c -o $name.$cc.o \
-      2>$cc.log || { cat $cc.log >&2; fail "$cc does not compile $name.c"; }
-    $cc -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$INCLUDE" -Igen check_$name.c $name.$cc.o \
-      "$RUNTIME_SRC"/*.c -I"$RUNTIME_SRC" -o check_$name.$cc 2>$cc.log \
-      || { cat $cc.log >&2; fail "$cc does not build the check of $name"; }
-    ./check_$name.$cc || fail "$cc: $name's texts are not the generated files' bytes"
-    n=$((n + 1))
+    for std in c99 c11; do
+      o=$name.$cc.$std
+      $cc -std=$std -Wall -Wextra -Wpedantic -Werror -I"$INCLUDE" -Igen -c gen/$name.c -o $o.o \
+        2>$o.log || { cat $o.log >&2; fail "$cc -std=$std does not compile $name.c"; }
+      $cc -std=$std -Wall -Wextra -Wpedantic -Werror -I"$INCLUDE" -Igen check_$name.c $o.o \
+        "$RUNTIME_SRC"/*.c -I"$RUNTIME_SRC" -o check_$o 2>$o.log \
+        || { cat $o.log >&2; fail "$cc -std=$std does not build the check of $name"; }
+      ./check_$o || fail "$cc -std=$std: $name's texts are not the generated files' bytes"
+      n=$((n + 1))
+    done
   done
 done
-echo "ok: $n builds (short and long texts, gcc and clang, -std=c99 -Wpedantic -Werror), bytes identical"
+echo "ok: $n builds (short and long texts, gcc and clang, -std=c99 and c11, -Wpedantic -Werror), bytes identical"

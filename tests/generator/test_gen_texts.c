@@ -379,6 +379,76 @@ START_TEST(the_decimal_phrase_is_one_wording_in_prompt_dialects_and_repair)
 }
 END_TEST
 
+/* ---- the date phrase: one wording in the prompt, llama-cpp and the repair - */
+
+START_TEST(the_date_phrase_is_one_wording_in_prompt_dialects_and_repair)
+{
+    static const struct {
+        const char *field, *bad, *phrase, *dialect_words;
+    } cases[] = {
+        {"d: {type: date}", "03/01/2024", "like \"2024-03-01\" (YYYY-MM-DD)",
+         "real calendar date, "},
+        {"d: {type: date, example: 2023-12-31}", "31.12.2023", "like \"2023-12-31\" (YYYY-MM-DD)",
+         "real calendar date, "},
+        {"d: {type: datetime}", "2024-03-01 14:30",
+         "like \"2024-03-01T14:30:00Z\" (RFC 3339 with seconds and an offset)",
+         "real calendar date and time, "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cc_buf_t y = CC_BUF_INIT;
+        cc_buf_printf(&y, "contract: t\nversion: 1\ninstruction: x\nfields:\n  %s\n", cases[i].field);
+        cc_contract_t *c = load_ok(y.data);
+        cc_buf_free(&y);
+
+        char *prompt = cc_emit_prompt(c, NULL);
+        cc_buf_t want = CC_BUF_INIT;
+        cc_buf_printf(&want, "d: %s\n", cases[i].phrase);
+        ck_assert_msg(strstr(prompt, want.data) != NULL, "prompt:\n%s\nlacks: %s", prompt,
+                      want.data);
+
+        /* llama-cpp describes the form it cannot carry in the prompt's words
+         * (inside a JSON string: the quotes escaped) */
+        dialect_out_t o = dialect(c, "llama-cpp");
+        cc_buf_t esc = CC_BUF_INIT;
+        cc_buf_puts(&esc, cases[i].dialect_words);
+        for (const char *q = cases[i].phrase; *q; q++) {
+            if (*q == '"')
+                cc_buf_putc(&esc, '\\');
+            cc_buf_putc(&esc, *q);
+        }
+        ck_assert_msg(o.schema && strstr(o.schema, esc.data) != NULL, "llama-cpp:\n%s\nlacks: %s",
+                      o.schema ? o.schema : "(none)", esc.data);
+        cc_buf_free(&esc);
+        dialect_free(&o);
+
+        /* the repair message of a reply in another notation */
+        cc_tables_t *t = cc_tables_build(c, "sha256:test");
+        ck_assert_ptr_nonnull(t);
+        const contractc_contract_t *k = &t->contract;
+        cc_buf_t reply = CC_BUF_INIT;
+        cc_buf_printf(&reply, "{\"d\":\"%s\"}", cases[i].bad);
+        void *record = calloc(1, k->root->size);
+        contractc_problems_t p;
+        contractc_problems_init(&p);
+        ck_assert_int_eq(contractc_parse(k, reply.data, reply.len, NULL, 0, NULL, record, &p),
+                         CONTRACTC_REJECTED);
+        char *repair = NULL;
+        size_t repair_len = 0;
+        ck_assert_int_eq(contractc_repair_prompt(&p, &repair, &repair_len), CONTRACTC_OK);
+        ck_assert_msg(strstr(repair, cases[i].phrase) != NULL, "repair:\n%s\nlacks: %s", repair,
+                      cases[i].phrase);
+        free(repair);
+        contractc_problems_clear(&p);
+        free(record);
+        cc_buf_free(&reply);
+        cc_tables_free(t);
+        cc_buf_free(&want);
+        free(prompt);
+        cc_contract_free(c);
+    }
+}
+END_TEST
+
 /* ---- the expanded size is bounded before anything is expanded ------------ */
 
 static double seconds_since(const struct timespec *t0)
@@ -575,6 +645,7 @@ Suite *gen_texts_suite(void)
     tcase_add_test(agree, the_source_is_named_by_its_name_without_a_description);
     tcase_add_test(agree, a_check_without_prompt_says_nothing_to_the_model);
     tcase_add_test(agree, the_decimal_phrase_is_one_wording_in_prompt_dialects_and_repair);
+    tcase_add_test(agree, the_date_phrase_is_one_wording_in_prompt_dialects_and_repair);
     suite_add_tcase(s, agree);
     TCase *size = tcase_create("size");
     tcase_add_test(size, named_types_that_double_at_each_level_are_refused_before_expanding);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lexical.h"
 #include "load.h"
 #include "model.h"
 #include "text.h"

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lexical.h"
 #include "load.h"
 #include "model.h"
 #include "reserved.h"

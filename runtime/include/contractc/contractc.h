@@ -233,6 +233,24 @@ typedef enum contractc_type {
 #define CONTRACTC_INTEGER_MAX INT64_C(9007199254740991)
 #define CONTRACTC_INTEGER_MIN (-INT64_C(9007199254740991))
 
+/* The idioms generated tables are written with, named (C99 to C23, C++11):
+ * CONTRACTC_ABSENT, the has_offset/aux_offset of a field without that
+ * member; CONTRACTC_ALIGNOF(T), T's alignment in bytes (alignof where the
+ * language has it); CONTRACTC_STATIC_ASSERT(cond, name), a file-scope
+ * compile-time check (C99: a typedef `name` of a negative-size array when
+ * cond is false). */
+#define CONTRACTC_ABSENT UINT32_MAX
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define CONTRACTC_ALIGNOF(T) alignof(T)
+#define CONTRACTC_STATIC_ASSERT(cond, name) static_assert(cond, #name)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define CONTRACTC_ALIGNOF(T) _Alignof(T)
+#define CONTRACTC_STATIC_ASSERT(cond, name) _Static_assert(cond, #name)
+#else
+#define CONTRACTC_ALIGNOF(T) offsetof(struct { char c; T t; }, t)
+#define CONTRACTC_STATIC_ASSERT(cond, name) typedef char name[(cond) ? 1 : -1]
+#endif
+
 /*
  * A DFA over UTF-8 bytes that matches a whole string (compiled by the
  * generator from the contract's regular pattern subset).  State 0 is the

@@ -69,7 +69,7 @@ static const contractc_enum_value_t codemap_symbol_kind_values[5] = {
     { "entrypoint", 10 } /* CODEMAP_SYMBOL_KIND_ENTRYPOINT */
 };
 static const contractc_enum_t codemap_symbol_kind_enum = { "codemap_symbol_kind_t", codemap_symbol_kind_values, 5 };
-typedef char codemap_symbol_kind_is_int_[sizeof(codemap_symbol_kind_t) == sizeof(int) ? 1 : -1];
+CONTRACTC_STATIC_ASSERT(sizeof(codemap_symbol_kind_t) == sizeof(int), codemap_symbol_kind_is_int_);
 
 /* codemap_symbol_t: 4 fields */
 static const contractc_field_t codemap_symbol_fields[4] = {
@@ -83,7 +83,7 @@ static const contractc_field_t codemap_symbol_fields[4] = {
             .grounded = true
         },
         .offset = offsetof(codemap_symbol_t, name),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(codemap_symbol_t, name_len)
     },
     { /* field[1] = kind */
@@ -95,8 +95,8 @@ static const contractc_field_t codemap_symbol_fields[4] = {
             .example = "\"module\""
         },
         .offset = offsetof(codemap_symbol_t, kind),
-        .has_offset = UINT32_MAX,
-        .aux_offset = UINT32_MAX
+        .has_offset = CONTRACTC_ABSENT,
+        .aux_offset = CONTRACTC_ABSENT
     },
     { /* field[2] = file */
         .name = "file", .name_len = 4, .path_segment = ".file",
@@ -106,7 +106,7 @@ static const contractc_field_t codemap_symbol_fields[4] = {
             .min_length = 1, .max_length = CONTRACTC_UNBOUNDED
         },
         .offset = offsetof(codemap_symbol_t, file),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(codemap_symbol_t, file_len)
     },
     { /* field[3] = line */
@@ -118,8 +118,8 @@ static const contractc_field_t codemap_symbol_fields[4] = {
             .example = "1"
         },
         .offset = offsetof(codemap_symbol_t, line),
-        .has_offset = UINT32_MAX,
-        .aux_offset = UINT32_MAX
+        .has_offset = CONTRACTC_ABSENT,
+        .aux_offset = CONTRACTC_ABSENT
     }
 };
 
@@ -145,7 +145,7 @@ static const contractc_object_t codemap_symbol_object = {
     .fields = codemap_symbol_fields, .field_count = 4,
     .lookup = codemap_symbol_lookup,
     .rules = codemap_symbol_rules, .rule_count = 1,
-    .size = sizeof(codemap_symbol_t), .align = offsetof(struct { char c; codemap_symbol_t t; }, t)
+    .size = sizeof(codemap_symbol_t), .align = CONTRACTC_ALIGNOF(codemap_symbol_t)
 };
 
 /* array items: object */
@@ -164,7 +164,7 @@ static const contractc_field_t codemap_finding_fields[3] = {
             .min_length = 1, .max_length = 300
         },
         .offset = offsetof(codemap_finding_t, claim),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(codemap_finding_t, claim_len)
     },
     { /* field[1] = evidence */
@@ -176,7 +176,7 @@ static const contractc_field_t codemap_finding_fields[3] = {
             .grounded = true
         },
         .offset = offsetof(codemap_finding_t, evidence),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(codemap_finding_t, evidence_len)
     },
     { /* field[2] = confidence */
@@ -191,8 +191,8 @@ static const contractc_field_t codemap_finding_fields[3] = {
             .maximum_text = "1"
         },
         .offset = offsetof(codemap_finding_t, confidence),
-        .has_offset = UINT32_MAX,
-        .aux_offset = UINT32_MAX
+        .has_offset = CONTRACTC_ABSENT,
+        .aux_offset = CONTRACTC_ABSENT
     }
 };
 
@@ -203,7 +203,7 @@ static const contractc_object_t codemap_finding_object = {
     .name = "codemap_finding_t",
     .fields = codemap_finding_fields, .field_count = 3,
     .lookup = codemap_finding_lookup,
-    .size = sizeof(codemap_finding_t), .align = offsetof(struct { char c; codemap_finding_t t; }, t)
+    .size = sizeof(codemap_finding_t), .align = CONTRACTC_ALIGNOF(codemap_finding_t)
 };
 
 /* array items: object */
@@ -221,10 +221,10 @@ static const contractc_field_t codemap_fields[2] = {
             .type = CONTRACTC_TYPE_ARRAY,
             .items = &codemap_symbols_items_value,
             .min_items = 0, .max_items = 200,
-            .item_size = sizeof(codemap_symbol_t), .item_align = offsetof(struct { char c; codemap_symbol_t t; }, t)
+            .item_size = sizeof(codemap_symbol_t), .item_align = CONTRACTC_ALIGNOF(codemap_symbol_t)
         },
         .offset = offsetof(codemap_t, symbols),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(codemap_t, symbols_count)
     },
     { /* field[1] = findings */
@@ -234,10 +234,10 @@ static const contractc_field_t codemap_fields[2] = {
             .type = CONTRACTC_TYPE_ARRAY,
             .items = &codemap_findings_items_value,
             .min_items = 0, .max_items = 50,
-            .item_size = sizeof(codemap_finding_t), .item_align = offsetof(struct { char c; codemap_finding_t t; }, t)
+            .item_size = sizeof(codemap_finding_t), .item_align = CONTRACTC_ALIGNOF(codemap_finding_t)
         },
         .offset = offsetof(codemap_t, findings),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(codemap_t, findings_count)
     }
 };
@@ -249,7 +249,7 @@ static const contractc_object_t codemap_object = {
     .name = "codemap_t",
     .fields = codemap_fields, .field_count = 2,
     .lookup = codemap_lookup,
-    .size = sizeof(codemap_t), .align = offsetof(struct { char c; codemap_t t; }, t)
+    .size = sizeof(codemap_t), .align = CONTRACTC_ALIGNOF(codemap_t)
 };
 
 const contractc_contract_t codemap_contract = {

@@ -61,23 +61,35 @@ bool codemap_symbol_kind_from_name(const char *text, size_t len,
 
 /* Named type symbol */
 typedef struct codemap_symbol {
-    const char *name; size_t name_len; /* string, UTF-8, NUL-terminated, grounded: the symbol's name as written in the file */
+    /* string, UTF-8, NUL-terminated, grounded: the symbol's name as written in
+     * the file */
+    const char *name;
+    size_t name_len; /* bytes, without the NUL */
     codemap_symbol_kind_t kind; /* enum */
-    const char *file; size_t file_len; /* string, UTF-8, NUL-terminated: the file's path as given */
+    /* string, UTF-8, NUL-terminated: the file's path as given */
+    const char *file;
+    size_t file_len; /* bytes, without the NUL */
     int64_t line; /* integer: the 1-based line the symbol is defined on */
 } codemap_symbol_t;
 
 /* Named type finding */
 typedef struct codemap_finding {
-    const char *claim; size_t claim_len; /* string, UTF-8, NUL-terminated: what is true of the code, in one sentence */
-    const char *evidence; size_t evidence_len; /* string, UTF-8, NUL-terminated, grounded: one line of the file quoted exactly, without its indentation */
+    /* string, UTF-8, NUL-terminated: what is true of the code, in one sentence */
+    const char *claim;
+    size_t claim_len; /* bytes, without the NUL */
+    /* string, UTF-8, NUL-terminated, grounded: one line of the file quoted
+     * exactly, without its indentation */
+    const char *evidence;
+    size_t evidence_len; /* bytes, without the NUL */
     double confidence; /* number: how sure the claim is, from 0 to 1 */
 } codemap_finding_t;
 
 /* The record: one accepted reply. */
 typedef struct codemap {
-    codemap_symbol_t *symbols; size_t symbols_count; /* array */
-    codemap_finding_t *findings; size_t findings_count; /* array */
+    codemap_symbol_t *symbols; /* array */
+    size_t symbols_count; /* items */
+    codemap_finding_t *findings; /* array */
+    size_t findings_count; /* items */
     contractc_arena_t *arena_; /* owns every pointer above */
 } codemap_t;
 

@@ -32,7 +32,7 @@ static const contractc_field_t invoice_line_item_fields[2] = {
             .min_length = 0, .max_length = CONTRACTC_UNBOUNDED
         },
         .offset = offsetof(invoice_line_item_t, description),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(invoice_line_item_t, description_len)
     },
     { /* field[1] = amount_cents */
@@ -44,8 +44,8 @@ static const contractc_field_t invoice_line_item_fields[2] = {
             .example = "0"
         },
         .offset = offsetof(invoice_line_item_t, amount_cents),
-        .has_offset = UINT32_MAX,
-        .aux_offset = UINT32_MAX
+        .has_offset = CONTRACTC_ABSENT,
+        .aux_offset = CONTRACTC_ABSENT
     }
 };
 
@@ -56,7 +56,7 @@ static const contractc_object_t invoice_line_item_object = {
     .name = "invoice_line_item_t",
     .fields = invoice_line_item_fields, .field_count = 2,
     .lookup = invoice_line_item_lookup,
-    .size = sizeof(invoice_line_item_t), .align = offsetof(struct { char c; invoice_line_item_t t; }, t)
+    .size = sizeof(invoice_line_item_t), .align = CONTRACTC_ALIGNOF(invoice_line_item_t)
 };
 
 /* array items: object */
@@ -75,7 +75,7 @@ static const contractc_field_t invoice_fields[3] = {
             .min_length = 1, .max_length = CONTRACTC_UNBOUNDED
         },
         .offset = offsetof(invoice_t, vendor_name),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(invoice_t, vendor_name_len)
     },
     { /* field[1] = invoice_total_cents */
@@ -87,8 +87,8 @@ static const contractc_field_t invoice_fields[3] = {
             .example = "0"
         },
         .offset = offsetof(invoice_t, invoice_total_cents),
-        .has_offset = UINT32_MAX,
-        .aux_offset = UINT32_MAX
+        .has_offset = CONTRACTC_ABSENT,
+        .aux_offset = CONTRACTC_ABSENT
     },
     { /* field[2] = line_items */
         .name = "line_items", .name_len = 10, .path_segment = ".line_items",
@@ -97,10 +97,10 @@ static const contractc_field_t invoice_fields[3] = {
             .type = CONTRACTC_TYPE_ARRAY,
             .items = &invoice_line_items_items_value,
             .min_items = 1, .max_items = 200,
-            .item_size = sizeof(invoice_line_item_t), .item_align = offsetof(struct { char c; invoice_line_item_t t; }, t)
+            .item_size = sizeof(invoice_line_item_t), .item_align = CONTRACTC_ALIGNOF(invoice_line_item_t)
         },
         .offset = offsetof(invoice_t, line_items),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(invoice_t, line_items_count)
     }
 };
@@ -123,7 +123,7 @@ static const contractc_object_t invoice_object = {
     .fields = invoice_fields, .field_count = 3,
     .lookup = invoice_lookup,
     .rules = invoice_rules, .rule_count = 1,
-    .size = sizeof(invoice_t), .align = offsetof(struct { char c; invoice_t t; }, t)
+    .size = sizeof(invoice_t), .align = CONTRACTC_ALIGNOF(invoice_t)
 };
 
 const contractc_contract_t invoice_contract = {

@@ -36,15 +36,21 @@ extern "C" {
 
 /* Named type line_item */
 typedef struct invoice_line_item {
-    const char *description; size_t description_len; /* string, UTF-8, NUL-terminated: the line's text as printed */
+    /* string, UTF-8, NUL-terminated: the line's text as printed */
+    const char *description;
+    size_t description_len; /* bytes, without the NUL */
     int64_t amount_cents; /* integer: the line's amount in cents */
 } invoice_line_item_t;
 
 /* The record: one accepted reply. */
 typedef struct invoice {
-    const char *vendor_name; size_t vendor_name_len; /* string, UTF-8, NUL-terminated: the vendor's name as printed on the invoice */
+    /* string, UTF-8, NUL-terminated: the vendor's name as printed on the
+     * invoice */
+    const char *vendor_name;
+    size_t vendor_name_len; /* bytes, without the NUL */
     int64_t invoice_total_cents; /* integer: the invoice total in cents */
-    invoice_line_item_t *line_items; size_t line_items_count; /* array */
+    invoice_line_item_t *line_items; /* array */
+    size_t line_items_count; /* items */
     contractc_arena_t *arena_; /* owns every pointer above */
 } invoice_t;
 

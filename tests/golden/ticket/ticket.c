@@ -67,7 +67,7 @@ static const contractc_enum_value_t ticket_urgency_values[3] = {
     { "high", 4 } /* TICKET_URGENCY_HIGH */
 };
 static const contractc_enum_t ticket_urgency_enum = { "ticket_urgency_t", ticket_urgency_values, 3 };
-typedef char ticket_urgency_is_int_[sizeof(ticket_urgency_t) == sizeof(int) ? 1 : -1];
+CONTRACTC_STATIC_ASSERT(sizeof(ticket_urgency_t) == sizeof(int), ticket_urgency_is_int_);
 
 /* array items: string */
 static const contractc_value_t ticket_tags_items_value = {
@@ -86,7 +86,7 @@ static const contractc_field_t ticket_fields[5] = {
             .min_length = 1, .max_length = 140
         },
         .offset = offsetof(ticket_t, summary),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(ticket_t, summary_len)
     },
     { /* field[1] = urgency */
@@ -98,8 +98,8 @@ static const contractc_field_t ticket_fields[5] = {
             .example = "\"low\""
         },
         .offset = offsetof(ticket_t, urgency),
-        .has_offset = UINT32_MAX,
-        .aux_offset = UINT32_MAX
+        .has_offset = CONTRACTC_ABSENT,
+        .aux_offset = CONTRACTC_ABSENT
     },
     { /* field[2] = score */
         .name = "score", .name_len = 5, .path_segment = ".score",
@@ -110,8 +110,8 @@ static const contractc_field_t ticket_fields[5] = {
             .example = "1"
         },
         .offset = offsetof(ticket_t, score),
-        .has_offset = UINT32_MAX,
-        .aux_offset = UINT32_MAX
+        .has_offset = CONTRACTC_ABSENT,
+        .aux_offset = CONTRACTC_ABSENT
     },
     { /* field[3] = tags */
         .name = "tags", .name_len = 4, .path_segment = ".tags",
@@ -120,10 +120,10 @@ static const contractc_field_t ticket_fields[5] = {
             .type = CONTRACTC_TYPE_ARRAY,
             .items = &ticket_tags_items_value,
             .min_items = 0, .max_items = 6,
-            .item_size = sizeof(contractc_string_t), .item_align = offsetof(struct { char c; contractc_string_t t; }, t)
+            .item_size = sizeof(contractc_string_t), .item_align = CONTRACTC_ALIGNOF(contractc_string_t)
         },
         .offset = offsetof(ticket_t, tags),
-        .has_offset = UINT32_MAX,
+        .has_offset = CONTRACTC_ABSENT,
         .aux_offset = offsetof(ticket_t, tags_count)
     },
     { /* field[4] = customer_quote */
@@ -147,7 +147,7 @@ static const contractc_object_t ticket_object = {
     .name = "ticket_t",
     .fields = ticket_fields, .field_count = 5,
     .lookup = ticket_lookup,
-    .size = sizeof(ticket_t), .align = offsetof(struct { char c; ticket_t t; }, t)
+    .size = sizeof(ticket_t), .align = CONTRACTC_ALIGNOF(ticket_t)
 };
 
 const contractc_contract_t ticket_contract = {

@@ -59,12 +59,21 @@ bool ticket_urgency_from_name(const char *text, size_t len,
 
 /* The record: one accepted reply. */
 typedef struct ticket {
-    const char *summary; size_t summary_len; /* string, UTF-8, NUL-terminated: one sentence saying what the customer needs */
+    /* string, UTF-8, NUL-terminated: one sentence saying what the customer
+     * needs */
+    const char *summary;
+    size_t summary_len; /* bytes, without the NUL */
     ticket_urgency_t urgency; /* enum: how soon someone must act */
-    int64_t score; /* integer: severity, 1 (cosmetic) to 5 (the customer cannot work at all) */
-    contractc_string_t *tags; size_t tags_count; /* array: short topic labels in lowercase letters, digits and hyphens */
+    /* integer: severity, 1 (cosmetic) to 5 (the customer cannot work at all) */
+    int64_t score;
+    /* array: short topic labels in lowercase letters, digits and hyphens */
+    contractc_string_t *tags;
+    size_t tags_count; /* items */
     bool has_customer_quote; /* false: null, not stated */
-    const char *customer_quote; size_t customer_quote_len; /* string, UTF-8, NUL-terminated, grounded, nullable: the sentence of the ticket that shows the urgency, or null */
+    /* string, UTF-8, NUL-terminated, grounded, nullable: the sentence of the
+     * ticket that shows the urgency, or null */
+    const char *customer_quote;
+    size_t customer_quote_len; /* bytes, without the NUL */
     contractc_arena_t *arena_; /* owns every pointer above */
 } ticket_t;
 

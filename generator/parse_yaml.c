@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * load_yaml.c - contract YAML -> model (load.h: cc_load_yaml).
+ * parse_yaml.c - contract YAML -> model (stages.h: cc_parse_yaml), the
+ * pipeline's first stage.
  *
  * The grammar of a contract (design page, "A contract"), as YAML nodes.
  * MAP{...} is a block or flow mapping with exactly these keys (others are
@@ -68,8 +69,9 @@
 #include <yaml.h>
 
 #include "convert.h"
-#include "load.h"
+#include "lexical.h"
 #include "reserved.h"
+#include "stages.h"
 #include "text.h"
 
 /* ---- the node tree ---------------------------------------------------- */
@@ -626,19 +628,6 @@ static char *get_string(loader_t *L, const ynode_t *n, const char *key)
     return s;
 }
 
-bool cc_is_integer_text(const char *s)
-{
-    if (*s == '-')
-        s++;
-    if (*s == '0')
-        return s[1] == '\0';
-    if (*s < '1' || *s > '9')
-        return false;
-    while (*s >= '0' && *s <= '9')
-        s++;
-    return *s == '\0';
-}
-
 /* An integer value: a plain scalar -?(0|[1-9][0-9]*) within [min, max]. */
 static bool get_int(loader_t *L, const ynode_t *n, const char *key, int64_t min, int64_t max,
                     int64_t *out)
@@ -915,37 +904,6 @@ static bool get_decimal_bound(loader_t *L, const ynode_t *n, const char *key, ui
         return false;
     }
     return true;
-}
-
-/* RFC 8259 number grammar (a number bound is written as a JSON number). */
-bool cc_is_json_number(const char *s)
-{
-    if (*s == '-')
-        s++;
-    if (*s == '0')
-        s++;
-    else if (*s >= '1' && *s <= '9')
-        while (*s >= '0' && *s <= '9')
-            s++;
-    else
-        return false;
-    if (*s == '.') {
-        s++;
-        if (*s < '0' || *s > '9')
-            return false;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (*s < '0' || *s > '9')
-            return false;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    return *s == '\0';
 }
 
 static bool get_number_bound(loader_t *L, const ynode_t *n, const char *key, double *out)
@@ -1943,7 +1901,7 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-cc_contract_t *cc_load_yaml(const char *path, const char *text, size_t len, cc_diags_t *diags)
+cc_contract_t *cc_parse_yaml(const char *path, const char *text, size_t len, cc_diags_t *diags)
 {
     loader_t L;
     memset(&L, 0, sizeof L);
