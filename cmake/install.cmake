@@ -8,6 +8,8 @@
 #       contractcTargets*.cmake (contractc::runtime, contractc::runtime_shared,
 #       contractc::contractc), contractc_generate.cmake
 #   LIBDIR/pkgconfig/contractc-runtime.pc           pkg-config
+#   DATADIR/contractc/contract.schema.json          the editor schema of a contract
+#                                                   (yaml-language-server; with the generator)
 # and, when the chat client is built (libcurl found):
 #   LIBDIR/libcontractc_chat_client.a, include/contractc/client.h,
 #   contractcClientTargets*.cmake (contractc::client),
@@ -57,6 +59,8 @@ install(TARGETS contractc_runtime contractc_runtime_shared
 if(TARGET contractc)
   install(TARGETS contractc EXPORT contractcTargets
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/contract.schema.json
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/contractc)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/contractc
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
