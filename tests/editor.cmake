@@ -15,7 +15,8 @@ if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT CONTRACTC_SANITIZE)
             ${CMAKE_CURRENT_SOURCE_DIR}/editor/contract_schema.mjs
             --node-modules ${DIALECTS_NODE_DIR}/node_modules
             --contractc $<TARGET_FILE:contractc>
-            --root ${PROJECT_SOURCE_DIR})
+            --root ${PROJECT_SOURCE_DIR}
+            --work ${CMAKE_CURRENT_BINARY_DIR}/editor)
   set_tests_properties(editor_contract_schema PROPERTIES FIXTURES_REQUIRED dialects_node
     SKIP_RETURN_CODE 77)
 endif()

@@ -2,13 +2,21 @@
 // The editor schema of a contract (docs/contract.schema.json, draft-07, for
 // yaml-language-server) against `contractc lint`, the loader's own verdict.
 //
-//   node contract_schema.mjs --node-modules DIR --contractc EXE --root SRC
+//   node contract_schema.mjs --node-modules DIR --contractc EXE --root SRC --work DIR
 //
+//   0. The schema's key lists are the loader's: every list of names in
+//      generator/load_yaml.c (top-level keys, field keys and which type
+//      takes which, rule kinds and their keys, reply, source, schema, the
+//      built-in types, ops, dialects) equals the schema's, so a key added
+//      to the loader fails here until the schema has it.
 // Each contract is read as yaml-language-server reads it: the `yaml`
 // package, YAML 1.2 core schema, duplicate keys an error; then ajv (draft-07,
 // strict, every error) checks it against the schema.
-//   1. Every contract under examples/ and tests/data/ that lint accepts is
-//      valid against the schema.
+//   1. Every contract under examples/ and tests/data/, and every ```yaml
+//      block of README.md and docs/*.md that is a contract, that lint
+//      accepts is valid against the schema; so is every contract under
+//      tests/editor/valid/ (every key; scalars the loader reads as text),
+//      which lint must accept.
 //   2. Every contract under tests/editor/invalid/ is rejected by lint and
 //      flagged by the schema (not by the YAML reader), with the error its
 //      first line names: "# schema: KEYWORD at /instance/path".
@@ -27,7 +35,7 @@ import path from 'node:path';
 import { flags } from '../schema/lib.mjs';
 
 const opt = flags(process.argv.slice(2));
-for (const k of ['node-modules', 'contractc', 'root'])
+for (const k of ['node-modules', 'contractc', 'root', 'work'])
   if (!opt[k]) throw new Error(`--${k} is required`);
 if (!fs.existsSync(path.join(opt['node-modules'], 'ajv')) ||
     !fs.existsSync(path.join(opt['node-modules'], 'yaml'))) {
@@ -117,15 +125,105 @@ function contractsUnder(dir) {
 const rel = (f) => path.relative(root, f);
 const failures = [];
 
+// 0: the loader's lists of names against the schema's.
+function loaderLists(src) {
+  const lists = {};
+  const byFirst = { of: 'sum', left: 'compare', function: 'check', name: 'source', fence: 'reply',
+    dialect: 'schema' };
+  for (const m of src.matchAll(/static const char \*const (\w+)\[[^\]]*\] = \{([^}]*)\}/g)) {
+    const items = [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((x) => x[1]);
+    const name = m[1] === 'names' ? byFirst[items[0]] ?? `names starting '${items[0]}'` : m[1];
+    if (lists[name]) throw new Error(`load_yaml.c: two lists read as '${name}'`);
+    lists[name] = items;
+  }
+  const t = /field_key_types\[FK_COUNT\] = \{([^}]*)\}/.exec(src);
+  if (!t) throw new Error('load_yaml.c: no field_key_types table');
+  const keyTypes = t[1].replace(/\/\*[\s\S]*?\*\//g, '').split(',').map((x) => x.trim()).filter(Boolean)
+    .map((e) => (e === '0' ? null : [...e.matchAll(/CONTRACTC_TYPE_(\w+)/g)].map((x) => x[1].toLowerCase())));
+  return { lists, keyTypes };
+}
+const same = (a, b) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify([...new Set(b)].sort());
+{
+  const { lists, keyTypes } = loaderLists(fs.readFileSync(path.join(root, 'generator/load_yaml.c'), 'utf8'));
+  const d = schema.definitions;
+  const rule = d.rule.properties;
+  const keys = (o) => Object.keys(o.properties);
+  const perType = {};
+  for (const b of d.byType.allOf) {
+    const t = b.if.properties.type;
+    for (const name of t.const ? [t.const] : t.enum ?? []) perType[name] = b.then.propertyNames.enum;
+  }
+  const fk = lists.field_keys ?? [];
+  if (keyTypes.length !== fk.length) failures.push('load_yaml.c: field_key_types and field_keys differ in length');
+  const checks = [
+    ['top_keys', keys(schema), lists.top_keys],
+    ['source', keys(schema.properties.source), lists.source],
+    ['reply', keys(schema.properties.reply), lists.reply],
+    ['schema', keys(schema.properties.schema), lists.schema],
+    ['dialects', schema.properties.schema.properties.dialect.enum, lists.dialects],
+    ['builtin_types', d.builtinType.enum, lists.builtin_types],
+    ['builtin_types (key_type)', d.key_type.anyOf[0].enum, lists.builtin_types],
+    ['object_keys + enum_keys', keys(d.namedType), [...(lists.object_keys ?? []), ...(lists.enum_keys ?? [])]],
+    ['field_keys', keys(d.field), fk],
+    ['field_keys of items', keys(d.items), fk.filter((k) => !['description', 'format_text', 'example', 'nullable'].includes(k))],
+    ['rule_keys', Object.keys(rule), lists.rule_keys],
+    ['rule kinds', d.rule.oneOf.map((x) => x.required[0]), (lists.rule_keys ?? []).filter((k) => k !== 'id' && k !== 'prompt')],
+    ['sum', keys(rule.sum), lists.sum],
+    ['compare', keys(rule.compare), lists.compare],
+    ['check', keys(rule.check), lists.check],
+    ['ops', rule.compare.properties.op.enum, lists.ops],
+  ];
+  for (const t of lists.builtin_types ?? []) {
+    // the keys field_key_types gives type t; an object or array takes no example
+    const want = fk.filter((k, i) => (keyTypes[i] === null || keyTypes[i].includes(t)) &&
+      !(k === 'example' && (t === 'object' || t === 'array')));
+    checks.push([`keys of type ${t}`, perType[t] ?? [], want]);
+  }
+  const named = d.byType.allOf.find((b) => b.if.properties.type.not);
+  checks.push(['keys of a named type reference', named ? named.then.propertyNames.enum : [],
+    fk.filter((k, i) => keyTypes[i] === null)]);
+  for (const [what, got, want] of checks) {
+    if (!want) failures.push(`load_yaml.c: no list found for ${what}`);
+    else if (!same(got, want))
+      failures.push(`schema and load_yaml.c differ in ${what}: schema [${got}], loader [${want}]`);
+  }
+  console.log(`key lists: ${checks.length} lists of the schema compared with generator/load_yaml.c`);
+}
+
+// The contracts the documentation shows: ```yaml blocks with a top-level
+// `contract:` key, each written to the work directory as DOC-N.yaml.
+function documentedContracts() {
+  const out = [];
+  fs.rmSync(opt.work, { recursive: true, force: true });
+  fs.mkdirSync(opt.work, { recursive: true });
+  const docs = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`)];
+  for (const doc of docs) {
+    const text = fs.readFileSync(path.join(root, doc), 'utf8');
+    let n = 0;
+    for (const m of text.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)) {
+      if (!/^contract:/m.test(m[1])) continue;
+      const f = path.join(opt.work, `${doc.replace(/[/.]/g, '_')}-${++n}.yaml`);
+      fs.writeFileSync(f, m[1]);
+      out.push(f);
+    }
+  }
+  return out;
+}
+
 // 1 and 3: the corpus.
-const corpus = [...contractsUnder(path.join(root, 'examples')),
-  ...contractsUnder(path.join(root, 'tests/data'))];
+const documented = documentedContracts();
+const valid = contractsUnder(path.join(root, 'tests/editor/valid'));
+const corpus = [...valid, ...contractsUnder(path.join(root, 'examples')),
+  ...contractsUnder(path.join(root, 'tests/data')), ...documented];
 let accepted = 0, lintAccepted = 0, rejectedFlagged = 0, rejectedByYaml = 0;
 const disagreements = new Map(); // class -> [file]
 for (const f of corpus) {
   const l = lint(f);
   const e = editorCheck(f);
   const flagged = e.yaml.length > 0 || e.schema.length > 0;
+  if (valid.includes(f) && !l.accepted)
+    failures.push(`${rel(f)}: lint rejects it (${l.errors[0]}); tests/editor/valid/ holds valid contracts`);
   if (l.accepted) {
     lintAccepted++;
     if (flagged)
@@ -190,7 +288,7 @@ for (const f of invalid) {
 }
 if (invalid.length < 20) failures.push(`only ${invalid.length} invalid contracts under tests/editor/invalid`);
 
-console.log(`corpus: ${corpus.length} contracts under examples/ and tests/data/`);
+console.log(`corpus: ${corpus.length} contracts (${corpus.length - documented.length - valid.length} under examples/ and tests/data/, ${documented.length} in README.md and docs/, ${valid.length} under tests/editor/valid/)`);
 console.log(`${accepted} valid contracts accepted, ${invalidFlagged} invalid flagged (of ${invalid.length} under tests/editor/invalid/)`);
 console.log(`lint-rejected corpus contracts: ${corpus.length - lintAccepted} ` +
   `(${rejectedFlagged} flagged, ${rejectedByYaml} of them by the YAML reader alone)`);
