@@ -79,7 +79,7 @@ const CLASSES = [
 
 // Structural errors: a key, a value's kind or type, a value outside its
 // list or range.  The schema must flag every contract with one of these.
-const STRUCTURAL = /^unknown key |^missing key |expects (a|an|true) |is not valid (for|on|in) |^'fence' is |^unknown operator |^unknown schema dialect |must be between |^duplicate key |^invalid (field|type|contract) name |needs 'fields'|needs at least|needs one of|exactly one kind|an array needs 'items'/;
+const STRUCTURAL = /^unknown key |^missing key |expects (a|an|true) |is not valid (for|on|in) |^'fence' is |^unknown operator |^unknown schema dialect |must be between |^duplicate key |^invalid (field|type|contract) name |needs 'fields'|needs at least|needs one of|exactly one kind|an array needs 'items'|is a built-in type|^a contract is a YAML mapping|^a rule is a mapping|^field '[^']*' expects a mapping/;
 
 function lint(file) {
   const r = spawnSync(opt.contractc, ['lint', file], { encoding: 'utf8' });
