@@ -9,6 +9,8 @@
 #       contractcTargets*.cmake (contractc::runtime, contractc::runtime_shared,
 #       contractc::contractc), contractc_generate.cmake
 #   LIBDIR/pkgconfig/contractc-runtime.pc           pkg-config
+#   DATADIR/contractc/contract.schema.json          the editor schema of a contract
+#                                                   (yaml-language-server; with the generator)
 # and, when the chat client is built (libcurl found):
 #   LIBDIR/libcontractc_chat_client.a, include/contractc/client.h,
 #   contractcClientTargets*.cmake (contractc::client),
@@ -60,6 +62,8 @@ if(TARGET contractc)
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   # the manual page, written by hand (tests/cli/cli.sh renders it)
   install(FILES ${PROJECT_SOURCE_DIR}/docs/contractc.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/contract.schema.json
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/contractc)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/contractc
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

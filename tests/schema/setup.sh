@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# setup.sh SRC_DIR DEST_DIR: installs the pinned ajv packages (package.json +
+# setup.sh SRC_DIR DEST_DIR: installs the pinned ajv and yaml packages (package.json +
 # package-lock.json of SRC_DIR) into DEST_DIR/node_modules with `npm ci`, once
 # per lockfile.  Exit 77 (ctest: skipped) when node or npm is missing.
 set -euo pipefail
@@ -17,4 +17,4 @@ fi
 cp "$src/package.json" "$src/package-lock.json" "$dest/"
 cd "$dest"
 npm ci --no-audit --no-fund --loglevel=error
-node -e 'console.log("installed ajv", require("ajv/package.json").version, "ajv-formats", require("ajv-formats/package.json").version)'
+node -e 'console.log("installed ajv", require("ajv/package.json").version, "ajv-formats", require("ajv-formats/package.json").version, "yaml", require("yaml/package.json").version)'
