@@ -5,7 +5,7 @@
 //   node contract_schema.mjs --node-modules DIR --contractc EXE --root SRC --work DIR
 //
 //   0. The schema's key lists are the loader's: every list of names in
-//      generator/load_yaml.c (top-level keys, field keys and which type
+//      generator/parse_yaml.c (top-level keys, field keys and which type
 //      takes which, rule kinds and their keys, reply, source, schema, the
 //      built-in types, ops, dialects) equals the schema's, so a key added
 //      to the loader fails here until the schema has it.
@@ -133,18 +133,18 @@ function loaderLists(src) {
   for (const m of src.matchAll(/static const char \*const (\w+)\[[^\]]*\] = \{([^}]*)\}/g)) {
     const items = [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((x) => x[1]);
     const name = m[1] === 'names' ? byFirst[items[0]] ?? `names starting '${items[0]}'` : m[1];
-    if (lists[name]) throw new Error(`load_yaml.c: two lists read as '${name}'`);
+    if (lists[name]) throw new Error(`parse_yaml.c: two lists read as '${name}'`);
     lists[name] = items;
   }
   const t = /field_key_types\[FK_COUNT\] = \{([^}]*)\}/.exec(src);
-  if (!t) throw new Error('load_yaml.c: no field_key_types table');
+  if (!t) throw new Error('parse_yaml.c: no field_key_types table');
   const keyTypes = t[1].replace(/\/\*[\s\S]*?\*\//g, '').split(',').map((x) => x.trim()).filter(Boolean)
     .map((e) => (e === '0' ? null : [...e.matchAll(/CONTRACTC_TYPE_(\w+)/g)].map((x) => x[1].toLowerCase())));
   return { lists, keyTypes };
 }
 const same = (a, b) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify([...new Set(b)].sort());
 {
-  const { lists, keyTypes } = loaderLists(fs.readFileSync(path.join(root, 'generator/load_yaml.c'), 'utf8'));
+  const { lists, keyTypes } = loaderLists(fs.readFileSync(path.join(root, 'generator/parse_yaml.c'), 'utf8'));
   const d = schema.definitions;
   const rule = d.rule.properties;
   const keys = (o) => Object.keys(o.properties);
@@ -154,7 +154,7 @@ const same = (a, b) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify
     for (const name of t.const ? [t.const] : t.enum ?? []) perType[name] = b.then.propertyNames.enum;
   }
   const fk = lists.field_keys ?? [];
-  if (keyTypes.length !== fk.length) failures.push('load_yaml.c: field_key_types and field_keys differ in length');
+  if (keyTypes.length !== fk.length) failures.push('parse_yaml.c: field_key_types and field_keys differ in length');
   const checks = [
     ['top_keys', keys(schema), lists.top_keys],
     ['source', keys(schema.properties.source), lists.source],
@@ -183,11 +183,11 @@ const same = (a, b) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify
   checks.push(['keys of a named type reference', named ? named.then.propertyNames.enum : [],
     fk.filter((k, i) => keyTypes[i] === null)]);
   for (const [what, got, want] of checks) {
-    if (!want) failures.push(`load_yaml.c: no list found for ${what}`);
+    if (!want) failures.push(`parse_yaml.c: no list found for ${what}`);
     else if (!same(got, want))
-      failures.push(`schema and load_yaml.c differ in ${what}: schema [${got}], loader [${want}]`);
+      failures.push(`schema and parse_yaml.c differ in ${what}: schema [${got}], loader [${want}]`);
   }
-  console.log(`key lists: ${checks.length} lists of the schema compared with generator/load_yaml.c`);
+  console.log(`key lists: ${checks.length} lists of the schema compared with generator/parse_yaml.c`);
 }
 
 // The contracts the documentation shows: ```yaml blocks with a top-level
