@@ -1065,29 +1065,12 @@ static int read_boolean(cc_parse_t *c, const contractc_value_t *v, const cc_slot
     return V_OK;
 }
 
-/* The reader of each scalar type, given the value's first byte ch (not
- * 'n': read_null): each reads a value of another JSON type, or the end of
- * the reply (ch < 0), with read_mismatch.  Called through this table, so
- * that no compiler merges them into read_value. */
-typedef int (*cc_scalar_reader_t)(cc_parse_t *c, const contractc_value_t *v,
-                                  const cc_slot_t *slot, int ch);
-static const cc_scalar_reader_t scalar_readers[CONTRACTC_TYPE_DATETIME + 1] = {
-    [CONTRACTC_TYPE_STRING] = read_string,
-    [CONTRACTC_TYPE_INTEGER] = read_integer,
-    [CONTRACTC_TYPE_NUMBER] = read_number,
-    [CONTRACTC_TYPE_BOOLEAN] = read_boolean,
-    [CONTRACTC_TYPE_DECIMAL] = read_decimal,
-    [CONTRACTC_TYPE_ENUM] = read_enum,
-    [CONTRACTC_TYPE_DATE] = read_date,
-    [CONTRACTC_TYPE_DATETIME] = read_datetime,
-};
-
 /*
  * Reads one value of descriptor `v` at the cursor into `slot`.
  * own_ok: the value's own checks passed (for arrays, apart from items).
  * Inline and small: it runs for every member and item, and the reader it
- * picks is out of line, so that reading a value pays for the registers
- * and stack of its own type's reader only, not for those of every type's.
+ * picks is the compiler's to inline or not (docs/runtime-internals.md,
+ * "Inlining").
  */
 static inline int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
                              const cc_slot_t *slot, bool *own_ok, uint64_t *item_ok)
@@ -1106,9 +1089,21 @@ static inline int read_value(cc_parse_t *c, const contractc_value_t *v, bool nul
             slot_set_has(slot);
         return r;
     }
-    if (v->type < CONTRACTC_TYPE_STRING || v->type > CONTRACTC_TYPE_DATETIME)
-        return V_FAIL;
-    int r = scalar_readers[v->type](c, v, slot, ch);
+    /* Each scalar type's reader, given the value's first byte ch (not 'n':
+     * read_null), reads a value of another JSON type, or the end of the
+     * reply (ch < 0), with read_mismatch. */
+    int r;
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING: r = read_string(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_INTEGER: r = read_integer(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_NUMBER: r = read_number(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_BOOLEAN: r = read_boolean(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_DECIMAL: r = read_decimal(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_ENUM: r = read_enum(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_DATE: r = read_date(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_DATETIME: r = read_datetime(c, v, slot, ch); break;
+    default: return V_FAIL;
+    }
     if (r == V_OK) {
         *own_ok = true;
         slot_set_has(slot);
