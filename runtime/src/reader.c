@@ -945,9 +945,7 @@ void cc_decode_string(const cc_string_token_t *t, char *dst)
         return;
     }
     while (q < end) {
-        const size_t run = copy_to_escape(q, end, dst, out_end);
-        q += run;
-        dst += run;
+        q = copy_to_escape(q, end, &dst, out_end);
         if (q >= end)
             break;
         /* The token was validated: every escape is well formed. */

@@ -213,28 +213,33 @@ static CC_INLINE unsigned copy_step(const unsigned char *q, unsigned char *d)
 #endif
 
 /*
- * For cc_decode_string: copies the bytes of q[0..end - q) up to the next
- * '\\' (or all of them) to dst, and returns how many.  dst has room for
- * out_end - dst bytes, which is at least what is copied.  With SSE2, 16
- * bytes a step while 16 bytes of the output remain, stored whole (what
- * lies past the escape is written over after it): one branch per escape,
- * where memchr and memcpy took several.  Then, and in portable C, memchr:
- * the C library's fastest scan for the next escape.
+ * For cc_decode_string: copies the bytes of [q, end) up to the next '\\'
+ * (or all of them) to *dst, moves *dst past them and returns where the
+ * copy stopped (the '\\', or end).  *dst has room for out_end - *dst
+ * bytes, which is at least what is copied.  With SSE2, 16 bytes a step
+ * while 16 bytes of the output remain, stored whole (what lies past the
+ * escape is written over after it): one branch per escape, where memchr
+ * and memcpy took several.  Then, and in portable C, memchr: the C
+ * library's fastest scan for the next escape.
  */
-static CC_INLINE size_t copy_to_escape(const unsigned char *q, const unsigned char *end,
-                                       char *dst, const char *out_end)
+static CC_INLINE const unsigned char *copy_to_escape(const unsigned char *q,
+                                                    const unsigned char *end, char **dst,
+                                                    const char *out_end)
 {
-    const unsigned char *const from = q, *run;
+    const unsigned char *run;
+    char *d = *dst;
 #ifdef CC_SCAN_SSE2
-    while (end - q >= 16 && out_end - dst >= 16) {
+    while (end - q >= 16 && out_end - d >= 16) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
         const unsigned m = (unsigned)_mm_movemask_epi8(
             _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-        _mm_storeu_si128((__m128i *)(void *)dst, v);
-        if (m)
-            return (size_t)(q - from) + cc_lowest_bit(m);
+        _mm_storeu_si128((__m128i *)(void *)d, v);
+        if (m) {
+            *dst = d + cc_lowest_bit(m);
+            return q + cc_lowest_bit(m);
+        }
         q += 16;
-        dst += 16;
+        d += 16;
     }
 #else
     (void)out_end;
@@ -242,9 +247,12 @@ static CC_INLINE size_t copy_to_escape(const unsigned char *q, const unsigned ch
     run = memchr(q, '\\', (size_t)(end - q));
     if (!run)
         run = end;
-    if (run > q)
-        memcpy(dst, q, (size_t)(run - q));
-    return (size_t)(run - from);
+    if (run > q) {
+        memcpy(d, q, (size_t)(run - q));
+        d += run - q;
+    }
+    *dst = d;
+    return run;
 }
 
 #endif /* CONTRACTC_SCAN_H */
