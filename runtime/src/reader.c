@@ -726,6 +726,21 @@ static inline bool is_special(unsigned char c)
     return c == '"' || c == '\\' || c < 0x20;
 }
 
+/* Ends the string token opened at `open` at its closing quote `close`;
+ * `shrink` is how much shorter the escapes make it decoded (every escape
+ * is longer than what it stands for).  Moves the cursor past the quote. */
+static CC_INLINE bool string_done(cc_reader_t *r, cc_string_token_t *t,
+                                  const unsigned char *open, const unsigned char *close,
+                                  size_t shrink)
+{
+    t->raw = open + 1;
+    t->raw_len = (size_t)(close - (open + 1));
+    t->decoded_len = t->raw_len - shrink;
+    t->has_escapes = shrink != 0;
+    r->p = close + 1;
+    return true;
+}
+
 /*
  * The rest of the string opened at `open`, from q (no escapes before it):
  * the general scan.  Its fast path is skip_plain through the text before
@@ -794,13 +809,7 @@ static CC_NOINLINE bool scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
             q += n;
         }
     }
-    t->raw = open + 1;
-    t->raw_len = (size_t)(q - (open + 1));
-    t->decoded_len = t->raw_len - shrink;
-    /* Every escape is longer than what it stands for. */
-    t->has_escapes = shrink != 0;
-    r->p = q + 1;
-    return true;
+    return string_done(r, t, open, q, shrink);
 }
 
 bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
@@ -819,14 +828,8 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t)
      * may also still lie before q.) */
     if (q < lim && *q != '"' && lim - q < WIDE_STEP && lim - r->raw >= WIDE_STEP)
         q = skip_tail(q, lim);
-    if (q < lim && *q == '"') {
-        t->raw = open + 1;
-        t->raw_len = (size_t)(q - (open + 1));
-        t->decoded_len = t->raw_len;
-        t->has_escapes = false;
-        r->p = q + 1;
-        return true;
-    }
+    if (q < lim && *q == '"')
+        return string_done(r, t, open, q, 0);
     return scan_string_rest(r, t, open, q, 0);
 }
 
@@ -867,13 +870,8 @@ static CC_NOINLINE bool scan_string_copy_rest(cc_reader_t *r, cc_string_token_t 
         break; /* the last bytes, or the end of buf: the general scan */
     special:
         if (*q == '"') {
-            t->raw = open + 1;
-            t->raw_len = (size_t)(q - (open + 1));
-            t->decoded_len = t->raw_len - shrink;
-            t->has_escapes = shrink != 0;
-            r->p = q + 1;
             *copied = true;
-            return true;
+            return string_done(r, t, open, q, shrink);
         }
         if (*q != '\\' || end - q < 2 || !short_escape[q[1]])
             break; /* a control byte, \u, a bad escape: the general scan */
@@ -903,13 +901,8 @@ bool cc_scan_string_copy(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t
     if (r->utf8_end - q >= COPY_STEP && cap >= 16) { /* as the steps of the rest */
         k = copy_step(q, (unsigned char *)buf);
         if (k < COPY_STEP && q[k] == '"') {
-            t->raw = q;
-            t->raw_len = k;
-            t->decoded_len = k;
-            t->has_escapes = false;
-            r->p = q + k + 1;
             *copied = true;
-            return true;
+            return string_done(r, t, open, q + k, 0);
         }
     }
     return scan_string_copy_rest(r, t, buf, cap, copied, k);
