@@ -9,9 +9,26 @@
 
 #include "contractc/contractc.h"
 
+/* Inlining steered where it was measured (docs/runtime-internals.md,
+ * "Inlining"): CC_INLINE for a small helper of a hot loop that must be
+ * inlined, CC_NOINLINE for a cold or rarely taken path that must stay out
+ * of its caller (inlined, it costs the caller registers and stack on every
+ * reply).  Plain C where the compiler has no such attribute: then the
+ * compiler decides, and only the instruction counts differ. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CC_INLINE inline __attribute__((always_inline))
+#define CC_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define CC_INLINE __forceinline
+#define CC_NOINLINE __declspec(noinline)
+#else
+#define CC_INLINE inline
+#define CC_NOINLINE
+#endif
+
 /* The index of the lowest set bit of m (m != 0), without builtins (C99
  * has none): m & -m is a power of two, and a de Bruijn multiply names it.
- * For the lane masks of the SIMD scans (reader.c, key_segment.c). */
+ * For the lane masks of the SIMD scans (scan.h, utf8.c). */
 static inline unsigned cc_lowest_bit(uint32_t m)
 {
     static const unsigned char index[32] = {

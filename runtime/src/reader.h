@@ -182,15 +182,26 @@ bool cc_skip_value(cc_reader_t *r);
 bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
                     const char *message);
 
+/* ---- utf8.c: the runtime's one UTF-8 rule ----------------------------- */
+
 /* Length (1..4) of the well-formed UTF-8 sequence (RFC 3629: no overlongs,
  * no surrogates, at most U+10FFFF) at s[0..n), or 0 when there is none.
  * The runtime's one UTF-8 rule, shared by the reader, the source check
  * and the log writer. */
 size_t cc_utf8_length(const unsigned char *s, size_t n);
 
+/* The multi-byte sequence at q (q < end, *q >= 0x80) by the same rule:
+ * its length and *cp, its code point, or 0 with *why set to the reason it
+ * is not well formed ("a truncated UTF-8 sequence"), for messages.  For
+ * the careful paths only: the string scan outside the checked prefix, and
+ * messages. */
+size_t cc_utf8_sequence(const unsigned char *q, const unsigned char *end,
+                        uint32_t *cp, const char **why);
+
 /* The offset of the first byte of s[0..n) that does not start a
  * well-formed sequence (by cc_utf8_length's rule), or n when all of s is
- * well-formed UTF-8.  ASCII runs are checked sixteen bytes at a time. */
+ * well-formed UTF-8.  ASCII runs are checked sixteen bytes at a time
+ * (with SSE2, 64 bytes a step for long texts). */
 size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n);
 
 /* True when s[0..n) is well-formed UTF-8 throughout

@@ -36,7 +36,7 @@
 #define CC_SOURCE_MAX ((size_t)4 << 20)
 #define CC_ARENA_FIRST_MAX ((size_t)1 << 20) /* bytes reserved before reading */
 #define CC_MSG_INLINE 256          /* bytes of a message built without the heap */
-#define CC_PREFIX_STEPS 32         /* steps of an object's path kept (report_shared_key) */
+#define CC_PREFIX_STEPS 32         /* steps of an object's path kept (report_unexpected) */
 
 enum { V_OK = 0, V_BAD = 1, V_FAIL = 2 };
 
@@ -75,34 +75,17 @@ typedef struct cc_parse {
      * time; msg_busy makes a nested one fall back to the heap. */
     bool msg_busy;
     char msg_model[CC_MSG_INLINE], msg_log[CC_MSG_INLINE];
-    /* What every unexpected key of an object needs, worked out at its
-     * first one (a hostile reply has dozens, in one object), for the
-     * object of the last unexpected key: the first folded bytes of its
-     * field names (a key whose own is none of them has no near match), and
-     * "unexpected key; the allowed keys are ...", when it fits. */
-    const contractc_object_t *unexpected_for; /* NULL: nothing kept */
-    uint64_t unexpected_firsts[4];            /* a bit per folded_index() */
-    size_t unexpected_len;                    /* (size_t)-1: the text is not kept */
-    size_t unexpected_stored;                 /* the problem holding it, or SIZE_MAX */
-    char unexpected_msg[CC_MSG_INLINE];
-    /* report_shared_key, called through this pointer (set by
-     * unexpected_prepare) so that the compiler cannot inline it into
-     * read_object, its only caller: inlined, it changed read_object's
-     * register allocation, and every reply paid for it (refund 3,250 ->
-     * 3,264 instructions a reply, a counted key one more).  C99 has no
-     * portable way to say "not inline". */
-    void (*report_key)(struct cc_parse *c, const char *k, size_t n);
     /* The unexpected keys stored so far, each with its object (the
      * object's '{' in the reply), to tell a key's later occurrences in the
      * same object (`duplicate`) from its first (`unexpected`): an
-     * open-addressed table in the arena, set up by the first
-     * unexpected_prepare of a parse.  It holds at most as many keys as the
+     * open-addressed table in the arena, set up at the first unexpected
+     * key of a parse (keys NULL until then).  It holds at most as many keys as the
      * problem list holds problems: past the cap nothing is stored, so
      * nothing needs telling apart. */
     struct cc_key_seen *keys;
     size_t keys_count, keys_mask; /* keys_mask + 1 entries, 0 when none */
     uint64_t keys_seed;
-    /* While an object's unexpected keys are reported (report_shared_key),
+    /* While an object's unexpected keys are reported (report_unexpected),
      * c->path holds the object's own path, rendered from the steps kept in
      * prefix[0..prefix_steps) (innermost first); prefix_valid says so.
      * Any other report overwrites c->path and clears it. */
@@ -1065,29 +1048,12 @@ static int read_boolean(cc_parse_t *c, const contractc_value_t *v, const cc_slot
     return V_OK;
 }
 
-/* The reader of each scalar type, given the value's first byte ch (not
- * 'n': read_null): each reads a value of another JSON type, or the end of
- * the reply (ch < 0), with read_mismatch.  Called through this table, so
- * that no compiler merges them into read_value. */
-typedef int (*cc_scalar_reader_t)(cc_parse_t *c, const contractc_value_t *v,
-                                  const cc_slot_t *slot, int ch);
-static const cc_scalar_reader_t scalar_readers[CONTRACTC_TYPE_DATETIME + 1] = {
-    [CONTRACTC_TYPE_STRING] = read_string,
-    [CONTRACTC_TYPE_INTEGER] = read_integer,
-    [CONTRACTC_TYPE_NUMBER] = read_number,
-    [CONTRACTC_TYPE_BOOLEAN] = read_boolean,
-    [CONTRACTC_TYPE_DECIMAL] = read_decimal,
-    [CONTRACTC_TYPE_ENUM] = read_enum,
-    [CONTRACTC_TYPE_DATE] = read_date,
-    [CONTRACTC_TYPE_DATETIME] = read_datetime,
-};
-
 /*
  * Reads one value of descriptor `v` at the cursor into `slot`.
  * own_ok: the value's own checks passed (for arrays, apart from items).
  * Inline and small: it runs for every member and item, and the reader it
- * picks is out of line, so that reading a value pays for the registers
- * and stack of its own type's reader only, not for those of every type's.
+ * picks is the compiler's to inline or not (docs/runtime-internals.md,
+ * "Inlining").
  */
 static inline int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
                              const cc_slot_t *slot, bool *own_ok, uint64_t *item_ok)
@@ -1106,9 +1072,21 @@ static inline int read_value(cc_parse_t *c, const contractc_value_t *v, bool nul
             slot_set_has(slot);
         return r;
     }
-    if (v->type < CONTRACTC_TYPE_STRING || v->type > CONTRACTC_TYPE_DATETIME)
-        return V_FAIL;
-    int r = scalar_readers[v->type](c, v, slot, ch);
+    /* Each scalar type's reader, given the value's first byte ch (not 'n':
+     * read_null), reads a value of another JSON type, or the end of the
+     * reply (ch < 0), with read_mismatch. */
+    int r;
+    switch (v->type) {
+    case CONTRACTC_TYPE_STRING: r = read_string(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_INTEGER: r = read_integer(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_NUMBER: r = read_number(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_BOOLEAN: r = read_boolean(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_DECIMAL: r = read_decimal(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_ENUM: r = read_enum(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_DATE: r = read_date(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_DATETIME: r = read_datetime(c, v, slot, ch); break;
+    default: return V_FAIL;
+    }
     if (r == V_OK) {
         *own_ok = true;
         slot_set_has(slot);
@@ -1176,14 +1154,6 @@ static int folded_first(const char *k, size_t n)
     return -1;
 }
 
-/* folded_first as a bit index: 0 for a name that folds to nothing (no
- * key or field name holds a NUL byte to collide with it). */
-static unsigned folded_index(const char *k, size_t n)
-{
-    int first = folded_first(k, n);
-    return first < 0 ? 0u : (unsigned)first;
-}
-
 #define CC_SUGGEST_MAX 128 /* longer keys and field names are never suggested */
 
 /* The field an unexpected key was probably meant to be, or NULL. */
@@ -1213,42 +1183,6 @@ static void put_allowed_keys(cc_str_t *s, const contractc_object_t *o)
 {
     cc_str_append(s, allowed_prefix, sizeof allowed_prefix - 1);
     put_key_names(s, o);
-}
-
-static void report_shared_key(cc_parse_t *c, const char *k, size_t n);
-
-/* Fills c's unexpected_* members for object o (no allocation: a text too
- * long for the buffer is not kept, and is built for each key instead). */
-static void unexpected_prepare(cc_parse_t *c, const contractc_object_t *o)
-{
-    if (!c->unexpected_for) { /* the first unexpected key of this parse */
-        c->keys = NULL;
-        c->keys_count = c->keys_mask = 0;
-        /* The table's order is the reply sender's business only if they
-         * can predict it: the address of the parse state varies. */
-        c->keys_seed = (uint64_t)(uintptr_t)c * UINT64_C(0x9E3779B97F4A7C15);
-    }
-    c->unexpected_for = o;
-    c->unexpected_stored = SIZE_MAX;
-    c->report_key = report_shared_key; /* here, not per parse: only reports need it */
-    memset(c->unexpected_firsts, 0, sizeof c->unexpected_firsts);
-    size_t len = sizeof allowed_prefix - 1 + (o->field_count > 24 ? 5 : 0);
-    for (uint32_t i = 0; i < o->field_count; i++) {
-        const contractc_field_t *f = &o->fields[i];
-        if (f->name_len <= CC_SUGGEST_MAX)
-            bit_set(c->unexpected_firsts, folded_index(f->name, f->name_len));
-        if (i < 24)
-            len += (i ? 2 : 0) + f->name_len;
-    }
-    c->unexpected_len = (size_t)-1;
-    if (len < sizeof c->unexpected_msg) {
-        cc_str_t s;
-        cc_str_init_buf(&s, c->allocator, c->unexpected_msg, sizeof c->unexpected_msg);
-        put_allowed_keys(&s, o); /* len counted it: it fits, and never spills */
-        if (!s.owned)
-            c->unexpected_len = s.len;
-        cc_str_free(&s);
-    }
 }
 
 /* Whether c->path holds the path of steps s (the chain up from an object
@@ -1283,46 +1217,6 @@ static void prefix_render(cc_parse_t *c, const cc_step_t *s)
         c->prefix[i++] = *s;
     c->prefix_steps = i;
     c->prefix_valid = s == NULL;
-}
-
-/* Stores an unexpected key's problem with the texts of problem
- * c->unexpected_stored, and its path written straight into the list: the
- * object's path, then the key's segment.  The object's path is rendered
- * into c->path at the first key that needs it and kept there for the next
- * ones: a deep object walks its steps once, not once per key. */
-static void report_shared_key(cc_parse_t *c, const char *k, size_t n)
-{
-    const cc_step_t *up = c->at->up;
-    size_t prefix = 1; /* "$", the root object's path: nothing to render */
-    if (up) {
-        if (!prefix_is(c, up))
-            prefix_render(c, up);
-        prefix = c->path_len;
-    }
-    const size_t max = prefix + cc_key_segment_max(n);
-    if (max > CC_PATH_MAX) {
-        /* The segment may meet CC_PATH_MAX (only below a long path, never
-         * at the root): path_push_key's way, which cuts it as found_here
-         * would, and then the object's path again. */
-        path_push_key(c, k, n);
-        if (!cc_problems_add_like(c->problems, CONTRACTC_KIND_UNEXPECTED, c->path, c->path_len,
-                                  c->unexpected_stored))
-            c->oom = true;
-        c->path_len = prefix;
-        c->path[prefix] = '\0';
-        return;
-    }
-    char *at = cc_problems_open_like(c->problems, CONTRACTC_KIND_UNEXPECTED, max,
-                                     c->unexpected_stored);
-    if (!at) {
-        c->oom = true;
-        return;
-    }
-    at[0] = '$'; /* c->path[0]; all of it for the keys of the root object */
-    if (prefix > 1)
-        memcpy(at + 1, c->path + 1, prefix - 1);
-    const size_t seg = cc_key_segment(at + prefix, k, n);
-    cc_problems_close_path(c->problems, at, prefix + seg);
 }
 
 /* One unexpected key stored; object NULL: a free entry. */
@@ -1367,6 +1261,12 @@ static cc_key_seen_t *key_slot(cc_parse_t *c, uint64_t h, const unsigned char *o
 static int unexpected_key_seen(cc_parse_t *c, const unsigned char *object, const char *k,
                                size_t n, bool transient)
 {
+    if (!c->keys) { /* the first unexpected key of this parse */
+        c->keys_count = c->keys_mask = 0;
+        /* The table's order is the reply sender's business only if they
+         * can predict it: the address of the parse state varies. */
+        c->keys_seed = (uint64_t)(uintptr_t)c * UINT64_C(0x9E3779B97F4A7C15);
+    }
     if ((c->keys_count + 1) * 2 > c->keys_mask + 1) {
         /* Twice the size (at least 16 entries), at most half full; the old
          * table stays in the arena until the parse ends, as the list's
@@ -1411,15 +1311,15 @@ static const char duplicate_msg[] = "the key appears more than once; give each k
 /* Reports unexpected key k[0..n) of object o (c->at is the key's step),
  * whose '{' is at `object`; k is in a buffer of the caller when
  * `transient`.  A key already reported in this object is `duplicate`
- * (docs/contract-language.md, "Fine print"). */
+ * (docs/contract-language.md, "Fine print").  The path is the object's,
+ * rendered once for all of its unexpected keys (a deep object's steps are
+ * walked once, not once per key), then the key's segment. */
 static void report_unexpected(cc_parse_t *c, const contractc_object_t *o,
                               const unsigned char *object, const char *k, size_t n,
                               bool transient, const uint64_t *seen)
 {
     if (only_counted(c))
         return;
-    if (c->unexpected_for != o)
-        unexpected_prepare(c, o);
     int again = unexpected_key_seen(c, object, k, n, transient);
     if (again < 0) {
         c->found++;
@@ -1430,24 +1330,8 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o,
         report_fixed(c, CONTRACTC_KIND_DUPLICATE, duplicate_msg, sizeof duplicate_msg - 1);
         return;
     }
-    /* The message quotes no reply value: the model's text is the log's
-     * too, built once. */
-    const contractc_field_t *near = NULL;
-    if (n <= CC_SUGGEST_MAX && bit_get(c->unexpected_firsts, folded_index(k, n)))
-        near = suggest_field(o, k, n, seen);
-    if (!near && c->unexpected_len != (size_t)-1) {
-        if (c->unexpected_stored == SIZE_MAX) {
-            report_fixed(c, CONTRACTC_KIND_UNEXPECTED, c->unexpected_msg, c->unexpected_len);
-            if (!c->oom)
-                c->unexpected_stored = c->problems->count_ - 1;
-        } else {
-            /* The same text as the problem stored then: share it.  (The
-             * list is only ever cut back when a parse ends.) */
-            c->found++;
-            c->report_key(c, k, n);
-        }
-        return;
-    }
+    /* The message quotes no reply value: the model's text is the log's. */
+    const contractc_field_t *near = suggest_field(o, k, n, seen);
     cc_msg_t m;
     msg_init(c, &m);
     if (near) {
@@ -1457,7 +1341,22 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o,
     } else {
         put_allowed_keys(&m.model, o);
     }
-    report(c, CONTRACTC_KIND_UNEXPECTED, &m.model, &m.model, NULL);
+    c->found++;
+    if (m.model.failed) {
+        c->oom = true;
+        msg_free(c, &m);
+        return;
+    }
+    const cc_step_t *up = c->at->up;
+    if (!prefix_is(c, up))
+        prefix_render(c, up);
+    const size_t prefix = c->path_len;
+    path_push_key(c, k, n);
+    if (!cc_problems_add(c->problems, CONTRACTC_KIND_UNEXPECTED, c->path, c->path_len,
+                         m.model.data, m.model.len, m.model.data, m.model.len, NULL, 0, 0))
+        c->oom = true;
+    c->path_len = prefix; /* the object's path again, for its next key */
+    c->path[prefix] = '\0';
     msg_free(c, &m);
 }
 
@@ -2103,7 +2002,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     c->checks_seen = false;
     c->at = NULL;
     c->msg_busy = false;
-    c->unexpected_for = NULL;
+    c->keys = NULL;
     c->prefix_valid = false;
     c->problems = problems;
     c->allocator = allocator;
