@@ -86,7 +86,7 @@ cmake --build "$fb" -j2 --target "${targets[@]/#/fuzz_}"
 # the contract-level ones ~700, the log reader ~1,000 (three reports an input)
 declare -A runs=([reader]=200000 [differential]=200000 [generated]=20000 [validate]=20000 [contract]=20000)
 runs[stats]=20000
-runs[client_response]=100000 # ~7,000 a second
+runs[client_response]=300000 # ~30,000 a second from the seeds
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 summary=()
