@@ -623,11 +623,11 @@ static int one_try(contractc_chat_client_t *c, const char *body, struct curl_sli
         .body_len = c->body_len,
         .now = time(NULL),
     };
-    int read = cc_chat_read_response(&r, reply);
+    int outcome = cc_chat_read_response(&r, reply);
     c->reply = r.text; /* reply->text points here, until the next call */
     c->retry_after_ms = r.retry_after_ms;
     *retry = r.retry;
-    return read;
+    return outcome;
 }
 
 int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
