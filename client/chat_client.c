@@ -7,11 +7,14 @@
  * are escaped by hand (a transcript may hold a rejected reply with invalid
  * UTF-8 or NUL bytes, and cJSON takes C strings), and a response whose
  * reply text holds U+0000 is refused (cJSON would cut the text there, and a
- * cut reply could pass the contract).
+ * cut reply could pass the contract).  The response itself is read by
+ * chat_response.c, which does no I/O: this file hands it what libcurl
+ * received.
  */
-#define _DEFAULT_SOURCE /* timegm, strncasecmp */
-#define _XOPEN_SOURCE 700 /* strptime */
+#define _DEFAULT_SOURCE /* strcasecmp */
 #include <contractc/client.h>
+
+#include "chat_response.h"
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
@@ -28,11 +31,13 @@
 #define DEFAULT_TIMEOUT_MS 60000L
 #define DEFAULT_CONNECT_TIMEOUT_MS 10000L
 #define DEFAULT_MAX_RESPONSE ((size_t)8 << 20)
-#define SERVER_MESSAGE_MAX 160 /* bytes of the server's error message kept */
 #define DEFAULT_MAX_ATTEMPTS 3u
 #define DEFAULT_RETRY_BASE_MS 500L
 #define DEFAULT_RETRY_CAP_MS 8000L
 #define DEFAULT_DEADLINE_MS 120000L
+/* Header bytes of one exchange kept for the response reader (curl bounds
+ * every header line itself; lines past this many bytes are not kept). */
+#define HEADERS_KEPT_MAX ((size_t)1 << 20)
 
 struct contractc_chat_client {
     char *url, *model, *schema_name, *key, *temperature, *seed;
@@ -55,6 +60,8 @@ struct contractc_chat_client {
     char *body;
     size_t body_len, body_cap;
     bool too_big;
+    char *headers;      /* the header lines received, as sent */
+    size_t headers_len, headers_cap;
 };
 
 static void set_error(char *error, size_t size, const char *fmt, ...)
@@ -155,6 +162,7 @@ void contractc_chat_client_free(contractc_chat_client_t *c)
     curl_slist_free_all(c->extra);
     free(c->reply);
     free(c->body);
+    free(c->headers);
     cJSON_Delete(c->schema);
     if (c->curl)
         curl_easy_cleanup(c->curl);
@@ -304,36 +312,10 @@ unsigned contractc_chat_last_attempts(const contractc_chat_client_t *client)
 
 /* ---- the request ------------------------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at s[0..n) (RFC 3629), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t need;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 1;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2;
-        lo = c == 0xE0 ? 0xA0 : 0x80;
-        hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3;
-        lo = c == 0xF0 ? 0x90 : 0x80;
-        hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else
-        return 0;
-    if (n <= need || s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t k = 2; k <= need; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-    return need + 1;
-}
-
 /* text[0..len) as a JSON string literal (NUL-terminated, malloc'd):
- * control characters (NUL included) escaped, invalid UTF-8 as U+FFFD. */
+ * control characters (NUL included) escaped, each byte that does not start
+ * a well-formed UTF-8 sequence (the runtime's rule,
+ * contractc_utf8_valid_prefix) as U+FFFD. */
 static char *json_string(const char *text, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
@@ -344,9 +326,22 @@ static char *json_string(const char *text, size_t len)
         return NULL;
     const unsigned char *p = (const unsigned char *)text;
     size_t o = 0, i = 0;
+    size_t good = 0; /* bytes from i on known to be well-formed UTF-8 */
     out[o++] = '"';
     while (i < len) {
+        if (good == 0) {
+            good = contractc_utf8_valid_prefix(text + i, len - i);
+            if (good == 0) {
+                memcpy(out + o, "\xEF\xBF\xBD", 3); /* 3 bytes for one: fits in 6 */
+                o += 3;
+                i++;
+                continue;
+            }
+        }
         unsigned char ch = p[i];
+        /* well-formed: the lead byte says the length */
+        size_t k = ch < 0x80 ? 1 : ch >= 0xF0 ? 4 : ch >= 0xE0 ? 3 : 2;
+        good -= k;
         if (ch == '"' || ch == '\\') {
             out[o++] = '\\';
             out[o++] = (char)ch;
@@ -362,16 +357,9 @@ static char *json_string(const char *text, size_t len)
             o += 6;
             i++;
         } else {
-            size_t k = utf8_seq(p + i, len - i);
-            if (k == 0) {
-                memcpy(out + o, "\xEF\xBF\xBD", 3); /* 3 bytes for one: fits in 6 */
-                o += 3;
-                i++;
-            } else {
-                memcpy(out + o, text + i, k);
-                o += k;
-                i += k;
-            }
+            memcpy(out + o, text + i, k);
+            o += k;
+            i += k;
         }
     }
     out[o++] = '"';
@@ -509,291 +497,6 @@ static size_t on_data(char *data, size_t size, size_t nmemb, void *user)
     return n;
 }
 
-/* True when a JSON string in the body holds the escape \u0000 (an odd run
- * of backslashes before "u0000"). */
-static bool has_nul_escape(const char *body, size_t len)
-{
-    for (size_t i = 0; i + 5 < len; i++) {
-        if (body[i] != '\\')
-            continue;
-        size_t run = 0;
-        while (i + run < len && body[i + run] == '\\')
-            run++;
-        size_t u = i + run;
-        if (run % 2 == 1 && u + 5 <= len && body[u] == 'u' && strncmp(body + u + 1, "0000", 4) == 0)
-            return true;
-        i = u - 1;
-    }
-    return false;
-}
-
-/* text[0..len) with every whole occurrence of the key replaced by
- * "[API key]", at most `limit` bytes of it (a mask that does not fit whole
- * is left out, and the text ends there) (malloc'd, NUL-terminated, *out_len
- * its length; NULL when out of memory).  Without a key, a plain copy. */
-static char *scrub_key(const contractc_chat_client_t *c, const char *text, size_t len,
-                       size_t limit, size_t *out_len)
-{
-    static const char mask[] = "[API key]";
-    size_t kl = c->key ? strlen(c->key) : 0;
-    size_t hits = 0;
-    if (kl)
-        for (size_t i = 0; i + kl <= len; i++)
-            if (memcmp(text + i, c->key, kl) == 0) {
-                hits++;
-                i += kl - 1;
-            }
-    size_t n = len + hits * (sizeof mask - 1); /* an upper bound */
-    char *out = malloc(n + 1);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    for (size_t i = 0; i < len && o < limit;) {
-        if (kl && i + kl <= len && memcmp(text + i, c->key, kl) == 0) {
-            if (o + sizeof mask - 1 > limit)
-                break;
-            memcpy(out + o, mask, sizeof mask - 1);
-            o += sizeof mask - 1;
-            i += kl;
-        } else {
-            out[o++] = text[i++];
-        }
-    }
-    out[o] = '\0';
-    if (out_len)
-        *out_len = o;
-    return out;
-}
-
-/* Copies the server's text into buf (size bytes, at most `max` of text):
- * the key replaced first, then cut, control characters as spaces, and a
- * tail that is a prefix of the key (4 characters or more, which the cut can
- * leave) dropped.  This is the one way a server text reaches an error
- * message, a finish_reason or the log (docs/security.md). */
-static void server_text(const contractc_chat_client_t *c, char *buf, size_t size, size_t max,
-                        const char *text, size_t len)
-{
-    if (!size)
-        return;
-    buf[0] = '\0';
-    size_t n = 0;
-    char *clean = scrub_key(c, text, len, max < size - 1 ? max : size - 1, &n);
-    if (!clean)
-        return;
-    memcpy(buf, clean, n);
-    buf[n] = '\0';
-    free(clean);
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
-            buf[i] = ' ';
-    size_t kl = c->key ? strlen(c->key) : 0;
-    for (size_t k = kl ? kl - 1 : 0; k >= 4; k--)
-        if (n >= k && memcmp(buf + n - k, c->key, k) == 0) {
-            buf[n - k] = '\0';
-            break;
-        }
-}
-
-static int fail(contractc_model_reply_t *reply, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int fail(contractc_model_reply_t *reply, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(reply->error, sizeof reply->error, fmt, ap);
-    va_end(ap);
-    return 1;
-}
-
-/* The error class of an HTTP status other than 200, and whether a retry can
- * help: 429 (unless the quota is used up) and 5xx yes; 401, 403, 400, 404,
- * other 4xx and `insufficient_quota` no (docs/client.md). */
-static contractc_error_class_t status_class(long status, bool quota, bool *retry)
-{
-    *retry = false;
-    if (status == 429 && !quota) {
-        *retry = true;
-        return CONTRACTC_ERROR_CLASS_HTTP_429;
-    }
-    if (status >= 500 && status <= 599) {
-        *retry = true;
-        return CONTRACTC_ERROR_CLASS_HTTP_5XX;
-    }
-    if (status == 401 || status == 403)
-        return CONTRACTC_ERROR_CLASS_AUTH;
-    return CONTRACTC_ERROR_CLASS_BAD_REQUEST;
-}
-
-static bool is_string(const cJSON *j, const char *s)
-{
-    return cJSON_IsString(j) && strcmp(j->valuestring, s) == 0;
-}
-
-/* Anthropic Messages: the text blocks of `content`, joined, and
- * `stop_reason` as the loop's finish reasons: end_turn and stop_sequence
- * "stop", max_tokens "max_tokens" (truncated), refusal "refusal" (the text,
- * if any, as the refusal's words); others as sent, scrubbed. */
-static int read_anthropic(contractc_chat_client_t *c, const cJSON *root,
-                          contractc_model_reply_t *reply)
-{
-    if (has_nul_escape(c->body, c->body_len))
-        return fail(reply, "the response holds U+0000 in a string; the reply cannot be passed on intact");
-    const cJSON *content = cJSON_GetObjectItemCaseSensitive(root, "content");
-    const cJSON *stop = cJSON_GetObjectItemCaseSensitive(root, "stop_reason");
-    if (!cJSON_IsArray(content))
-        return fail(reply, "malformed response: no content array");
-    if (cJSON_IsString(stop)) {
-        const char *r = stop->valuestring;
-        const char *mapped = strcmp(r, "end_turn") == 0 || strcmp(r, "stop_sequence") == 0 ? "stop"
-                             : strcmp(r, "max_tokens") == 0                              ? "max_tokens"
-                             : strcmp(r, "refusal") == 0                                 ? "refusal"
-                                                                                         : NULL;
-        if (mapped)
-            snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", mapped);
-        else
-            server_text(c, reply->finish_reason, sizeof reply->finish_reason, SIZE_MAX, r, strlen(r));
-    }
-    size_t total = 0;
-    const cJSON *block;
-    cJSON_ArrayForEach(block, content) {
-        const cJSON *type = cJSON_GetObjectItemCaseSensitive(block, "type");
-        const cJSON *text = cJSON_GetObjectItemCaseSensitive(block, "text");
-        if (!is_string(type, "text"))
-            continue;
-        if (!cJSON_IsString(text))
-            return fail(reply, "malformed response: a text block without a text string");
-        total += strlen(text->valuestring);
-    }
-    char *out = malloc(total + 1);
-    if (!out)
-        return fail(reply, "out of memory reading the response");
-    size_t o = 0;
-    cJSON_ArrayForEach(block, content) {
-        const cJSON *text = cJSON_GetObjectItemCaseSensitive(block, "text");
-        if (!is_string(cJSON_GetObjectItemCaseSensitive(block, "type"), "text"))
-            continue;
-        size_t n = strlen(text->valuestring);
-        memcpy(out + o, text->valuestring, n);
-        o += n;
-    }
-    out[o] = '\0';
-    if (strcmp(reply->finish_reason, "refusal") == 0) {
-        c->reply = scrub_key(c, out, o, SIZE_MAX, &o);
-        free(out);
-        if (!c->reply)
-            return fail(reply, "out of memory reading the response");
-    } else {
-        c->reply = out;
-    }
-    reply->text = c->reply;
-    reply->len = o;
-    reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
-    return 0;
-}
-
-/* Reads the response in c->body; *retry says whether the failure (non-zero
- * return) is one a retry can help. */
-static int read_response(contractc_chat_client_t *c, contractc_model_reply_t *reply, bool *retry)
-{
-    *retry = false;
-    cJSON *root = cJSON_ParseWithLength(c->body ? c->body : "", c->body_len);
-    if (c->last_status != 200) {
-        const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
-        const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
-        /* OpenAI: {"error": {"code": "insufficient_quota", "type": ...}}. */
-        bool quota = is_string(cJSON_GetObjectItemCaseSensitive(err, "code"), "insufficient_quota") ||
-                     is_string(cJSON_GetObjectItemCaseSensitive(err, "type"), "insufficient_quota");
-        reply->error_class = status_class(c->last_status, quota, retry);
-        char text[SERVER_MESSAGE_MAX + 1] = "";
-        if (cJSON_IsString(msg))
-            server_text(c, text, sizeof text, SERVER_MESSAGE_MAX, msg->valuestring,
-                        strlen(msg->valuestring));
-        else if (cJSON_IsString(err))
-            server_text(c, text, sizeof text, SERVER_MESSAGE_MAX, err->valuestring,
-                        strlen(err->valuestring));
-        cJSON_Delete(root);
-        if (text[0])
-            return fail(reply, "HTTP %ld from the endpoint: %s", c->last_status, text);
-        return fail(reply, "HTTP %ld from the endpoint (no error message)", c->last_status);
-    }
-    /* From here every failure is a malformed response. */
-    reply->error_class = CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE;
-    /* A raw NUL is not JSON text (RFC 8259 §7: control characters are
-     * escaped) and cJSON would end the string there, so a reply cut at it
-     * could pass the contract: refuse the whole body. */
-    const char *nul = c->body ? memchr(c->body, '\0', c->body_len) : NULL;
-    if (nul) {
-        cJSON_Delete(root);
-        return fail(reply, "malformed response: a NUL byte at offset %zu of the body (%zu bytes)",
-                    (size_t)(nul - c->body), c->body_len);
-    }
-    if (!root) {
-        return fail(reply, "malformed response: the body (%zu bytes) is not JSON", c->body_len);
-    }
-    if (c->provider == CONTRACTC_CHAT_ANTHROPIC) {
-        int rc = read_anthropic(c, root, reply);
-        cJSON_Delete(root);
-        return rc;
-    }
-    const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "choices"), 0);
-    const cJSON *message = cJSON_GetObjectItemCaseSensitive(choice, "message");
-    if (!cJSON_IsObject(message)) {
-        cJSON_Delete(root);
-        return fail(reply, "malformed response: no choices[0].message");
-    }
-    const cJSON *finish = cJSON_GetObjectItemCaseSensitive(choice, "finish_reason");
-    if (cJSON_IsString(finish))
-        server_text(c, reply->finish_reason, sizeof reply->finish_reason, SIZE_MAX,
-                    finish->valuestring, strlen(finish->valuestring));
-    if (has_nul_escape(c->body, c->body_len)) {
-        cJSON_Delete(root);
-        return fail(reply, "the response holds U+0000 in a string; the reply cannot be passed on intact");
-    }
-    const cJSON *refusal = cJSON_GetObjectItemCaseSensitive(message, "refusal");
-    if (cJSON_IsString(refusal) && refusal->valuestring[0]) {
-        /* A refusal (OpenAI: message.refusal, content null) is handed on as
-         * finish_reason "refusal" with its words as the text, so the loop
-         * ends `refused` without a repair turn (docs/client.md); the words
-         * are kept in the attempt, not logged.  Scrubbed like every server
-         * text. */
-        snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", "refusal");
-        size_t n = 0;
-        c->reply = scrub_key(c, refusal->valuestring, strlen(refusal->valuestring), SIZE_MAX, &n);
-        cJSON_Delete(root);
-        if (!c->reply)
-            return fail(reply, "out of memory reading the response");
-        reply->text = c->reply;
-        reply->len = n;
-        reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
-        return 0;
-    }
-    const cJSON *content = cJSON_GetObjectItemCaseSensitive(message, "content");
-    /* A content filter stop (or a cut at the token limit) may come with
-     * content null: an empty reply, whose finish_reason the loop reads. */
-    if (cJSON_IsNull(content) && (strcmp(reply->finish_reason, "content_filter") == 0 ||
-                                  strcmp(reply->finish_reason, "length") == 0)) {
-        cJSON_Delete(root);
-        reply->text = NULL;
-        reply->len = 0;
-        reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
-        return 0;
-    }
-    if (!cJSON_IsString(content)) {
-        cJSON_Delete(root);
-        return fail(reply, "malformed response: choices[0].message.content is %s",
-                    content ? "not a string" : "missing");
-    }
-    c->reply = dup_or_null(content->valuestring);
-    cJSON_Delete(root);
-    if (!c->reply)
-        return fail(reply, "out of memory reading the response");
-    reply->text = c->reply;
-    reply->len = strlen(c->reply);
-    reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
-    return 0;
-}
-
 /* ---- retries ------------------------------------------------------------------ */
 
 static long now_ms(void)
@@ -822,60 +525,26 @@ static long jitter(contractc_chat_client_t *c, long n)
     return n <= 0 ? 0 : (long)((x * 0x2545F4914F6CDD1Du >> 11) % ((uint64_t)n + 1));
 }
 
-/* Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP-date; and
- * retry-after-ms, which OpenAI sends.  Sets c->retry_after_ms (-1: none or
- * unreadable). */
-static void read_retry_after(contractc_chat_client_t *c, const char *line, size_t n)
-{
-    static const char ra[] = "retry-after:", ram[] = "retry-after-ms:";
-    char v[64];
-    bool ms = false;
-    size_t skip;
-    if (n > sizeof ram - 1 && strncasecmp(line, ram, sizeof ram - 1) == 0) {
-        ms = true;
-        skip = sizeof ram - 1;
-    } else if (n > sizeof ra - 1 && strncasecmp(line, ra, sizeof ra - 1) == 0) {
-        skip = sizeof ra - 1;
-    } else {
-        return;
-    }
-    line += skip;
-    n -= skip;
-    while (n && (*line == ' ' || *line == '\t'))
-        line++, n--;
-    while (n && (line[n - 1] == '\r' || line[n - 1] == '\n' || line[n - 1] == ' '))
-        n--;
-    if (!n || n >= sizeof v)
-        return;
-    memcpy(v, line, n);
-    v[n] = '\0';
-    bool digits = true;
-    for (size_t i = 0; i < n; i++)
-        digits = digits && is_digit(v[i]);
-    if (digits && n <= 9) {
-        long x = strtol(v, NULL, 10);
-        long got = ms ? x : x * 1000L;
-        /* retry-after-ms is the finer of the two when both come. */
-        if (ms || c->retry_after_ms < 0)
-            c->retry_after_ms = got;
-        return;
-    }
-    if (ms)
-        return;
-    struct tm tm;
-    memset(&tm, 0, sizeof tm);
-    const char *end = strptime(v, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-    if (end && !*end) {
-        double d = difftime(timegm(&tm), time(NULL));
-        if (c->retry_after_ms < 0)
-            c->retry_after_ms = d <= 0 ? 0 : d > 86400.0 ? 86400000L : (long)(d * 1000.0);
-    }
-}
-
+/* Keeps each header line libcurl received (up to HEADERS_KEPT_MAX bytes)
+ * for the response reader. */
 static size_t on_header(char *data, size_t size, size_t nmemb, void *user)
 {
+    contractc_chat_client_t *c = user;
     size_t n = size * nmemb;
-    read_retry_after(user, data, n);
+    if (n > HEADERS_KEPT_MAX - c->headers_len)
+        return n;
+    if (c->headers_len + n > c->headers_cap) {
+        size_t cap = c->headers_cap ? c->headers_cap : 1024;
+        while (cap < c->headers_len + n)
+            cap *= 2;
+        char *p = realloc(c->headers, cap);
+        if (!p)
+            return n; /* not kept: no Retry-After is read from it */
+        c->headers = p;
+        c->headers_cap = cap;
+    }
+    memcpy(c->headers + c->headers_len, data, n);
+    c->headers_len += n;
     return n;
 }
 
@@ -886,7 +555,7 @@ static CURLcode perform(contractc_chat_client_t *c, const char *body, struct cur
     c->body_len = 0;
     c->too_big = false;
     c->last_status = 0;
-    c->retry_after_ms = -1;
+    c->headers_len = 0;
     curl_error[0] = '\0';
     CURL *curl = c->curl;
     curl_easy_reset(curl);
@@ -924,25 +593,41 @@ static int one_try(contractc_chat_client_t *c, const char *body, struct curl_sli
     c->reply = NULL;
     reply->finish_reason[0] = '\0';
     CURLcode rc = perform(c, body, headers, timeout_ms, curl_error);
+    /* A wait the server asked for counts whatever came after its headers. */
+    c->retry_after_ms = cc_chat_retry_after_ms(c->headers, c->headers_len, time(NULL));
     if (rc == CURLE_OPERATION_TIMEDOUT) {
         reply->error_class = CONTRACTC_ERROR_CLASS_TIMEOUT;
         *retry = !deadline_bound; /* the deadline has passed: nothing is left */
         if (deadline_bound)
-            return fail(reply, "no complete response from %s within the deadline of %ld ms", c->url,
-                        c->deadline_ms);
-        return fail(reply, "no complete response from %s within %ld ms", c->url, timeout_ms);
+            return cc_chat_fail(reply, "no complete response from %s within the deadline of %ld ms",
+                                c->url, c->deadline_ms);
+        return cc_chat_fail(reply, "no complete response from %s within %ld ms", c->url, timeout_ms);
     }
     if (c->too_big) {
         reply->error_class = CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE;
-        return fail(reply, "the response is over %zu bytes", c->max_response);
+        return cc_chat_fail(reply, "the response is over %zu bytes", c->max_response);
     }
     if (rc != CURLE_OK) {
         reply->error_class = CONTRACTC_ERROR_CLASS_NETWORK;
         *retry = rc != CURLE_WRITE_ERROR && rc != CURLE_OUT_OF_MEMORY;
-        return fail(reply, "cannot reach %s: %s", c->url,
-                    curl_error[0] ? curl_error : curl_easy_strerror(rc));
+        return cc_chat_fail(reply, "cannot reach %s: %s", c->url,
+                            curl_error[0] ? curl_error : curl_easy_strerror(rc));
     }
-    return read_response(c, reply, retry);
+    cc_chat_response_t r = {
+        .provider = c->provider,
+        .key = c->key,
+        .status = c->last_status,
+        .headers = c->headers,
+        .headers_len = c->headers_len,
+        .body = c->body,
+        .body_len = c->body_len,
+        .now = time(NULL),
+    };
+    int outcome = cc_chat_read_response(&r, reply);
+    c->reply = r.text; /* reply->text points here, until the next call */
+    c->retry_after_ms = r.retry_after_ms;
+    *retry = r.retry;
+    return outcome;
 }
 
 int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
@@ -952,7 +637,7 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
     if (!reply)
         return 1;
     if (!c || !transcript)
-        return fail(reply, "no client or no transcript");
+        return cc_chat_fail(reply, "no client or no transcript");
     free(c->reply);
     c->reply = NULL;
     c->last_status = 0;
@@ -960,7 +645,7 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
     /* The loop's limit (raised by on_truncated) wins over the configured one. */
     char *body = request_body(c, transcript, reply->max_tokens ? (long)reply->max_tokens : c->max_tokens);
     if (!body)
-        return fail(reply, "out of memory building the request");
+        return cc_chat_fail(reply, "out of memory building the request");
 
     struct curl_slist *headers = NULL, *h;
     headers = curl_slist_append(headers, "Content-Type: application/json");
@@ -1000,7 +685,7 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
     }
     if (!headers) {
         free(body);
-        return fail(reply, "out of memory building the request");
+        return cc_chat_fail(reply, "out of memory building the request");
     }
 
     /* Tries: network errors, time-outs, 429 and 5xx again after a wait of

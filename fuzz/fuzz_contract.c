@@ -10,8 +10,9 @@
  *     reported, and an error always has a position (FILE:LINE:COL, or the
  *     file as a whole) and a message;
  *   - an accepted contract's record has at least one field, and it builds
- *     its tables and its artifacts (only out of memory may stop that; built
- *     up to FUZZ_BUILD_MAX_NODES, for speed);
+ *     its tables, its prompt, its schema and all its artifacts (only out of
+ *     memory may stop that; the schema up to FUZZ_SCHEMA_MAX_NODES and the
+ *     rest of the artifacts up to FUZZ_BUILD_MAX_NODES, for speed);
  *   - a size budget, checked before anything is expanded: an accepted
  *     contract, written out with every named type in full at each use (as
  *     the prompt and the schemas write it), has at most
@@ -19,8 +20,12 @@
  *     the model, once per named type, so a contract that doubles at each
  *     level is a failed property in microseconds, where a time-out would
  *     need it to run for seconds and only the deepest would be caught;
- *   - the artifacts grow with that size, the depth and the texts the
- *     contract repeats, no faster (the FUZZ_ARTIFACT_* bounds below);
+ *   - the tables are the contract's, each named type once: their objects,
+ *     fields, rules, enums, enum values, patterns and item values number at
+ *     most the input's bytes;
+ *   - the prompt, the schema and all the artifacts together each grow with
+ *     that size, the depth and the texts the contract repeats, no faster
+ *     (artifact_budget, the FUZZ_ARTIFACT_* bounds below);
  *   - libFuzzer's -timeout and -rss_limit_mb stay as the last resort.
  *
  * Input: a contract file, or, after a NUL byte, a graph of named types that
@@ -28,18 +33,27 @@
  */
 #include "fuzz_common.h"
 #include "generator.h"
+#include "load.h"
 #include "tables.h"
 
 /* What the fuzz run can build within its time-out: a contract written out
  * to 12,000 nodes takes 16 s under ASan (a 40 MB NAME.c).  Independent of
  * the loader's own limit, which must be lower. */
 #define FUZZ_EXPANDED_BUDGET 20000u
+#if CC_MAX_EXPANDED >= FUZZ_EXPANDED_BUDGET
+#error "CC_MAX_EXPANDED must stay below FUZZ_EXPANDED_BUDGET: the loader refuses first"
+#endif
 /* Accepted contracts are built (tables, artifacts) up to this size only:
  * one written out to 1,000 nodes takes 0.7 s under ASan, 10,000 some 13 s,
  * and a run of such inputs tests little at 22 executions a second.  Their
  * generation is the generator tests' business; the budget above still
  * holds for every input. */
 #define FUZZ_BUILD_MAX_NODES 200u
+/* The tables and the prompt are built for every accepted contract (8,191
+ * nodes: tables 5 ms, prompt 40 ms and 460 KB under ASan), the schema up
+ * to this size (511 nodes: 12 ms, 140 KB; 8,191: 230 ms, 3 MB): a replay
+ * of 1,025 fuzzed contracts then costs what it did without them. */
+#define FUZZ_SCHEMA_MAX_NODES 500u
 /* Measured: at most ~1.6 KB per node on the corpus, 3.2 KB for a chain of
  * named types 13 levels deep, 4.9 KB at 30 levels (the schemas indent
  * every level, and NAME.c embeds them escaped).  Per node: PER_LEVEL for
@@ -50,6 +64,36 @@
 #define FUZZ_ARTIFACT_PER_BYTE 32u
 
 static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* The bytes a contract of `size` input bytes, `nodes` written out and
+ * `depth` levels may generate, for any one artifact or all of them. */
+static uint64_t artifact_budget(size_t size, uint64_t nodes, unsigned depth)
+{
+    return FUZZ_ARTIFACT_BASE + nodes * ((uint64_t)FUZZ_ARTIFACT_PER_LEVEL * (1 + depth) +
+                                         (uint64_t)FUZZ_ARTIFACT_PER_BYTE * size);
+}
+
+static void check_artifact(const char *what, uint64_t bytes, size_t size, uint64_t nodes,
+                           unsigned depth)
+{
+    uint64_t allowed = artifact_budget(size, nodes, depth);
+    FUZZ_CHECK(bytes <= allowed,
+               "%llu bytes of %s from %zu input bytes, %llu nodes, depth %u (budget %llu)",
+               (unsigned long long)bytes, what, size, (unsigned long long)nodes, depth,
+               (unsigned long long)allowed);
+}
+
+/* The tables' entries: each object, field, rule, enum, enum value, pattern
+ * and item value once. */
+static uint64_t table_entries(const cc_tables_t *t)
+{
+    uint64_t n = t->object_count + t->enum_count + t->dfa_count + t->item_count;
+    for (size_t i = 0; i < t->object_count; i++)
+        n += t->objects[i].table->field_count + t->objects[i].table->rule_count;
+    for (size_t i = 0; i < t->enum_count; i++)
+        n += t->enums[i].table->count;
+    return n;
+}
 
 typedef struct expansion {
     const cc_contract_t *c;
@@ -161,24 +205,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    "an accepted contract of %zu bytes expands to %llu fields, rules and enum "
                    "values (budget %u)",
                    size, (unsigned long long)nodes, FUZZ_EXPANDED_BUDGET);
+        cc_tables_t *t = cc_tables_build(c, "sha256:fuzz");
+        FUZZ_CHECK(t != NULL, "no tables for an accepted contract");
+        FUZZ_CHECK(t->contract.root && t->contract.root->field_count == c->root.field_count,
+                   "tables lost fields");
+        uint64_t entries = table_entries(t);
+        FUZZ_CHECK(entries <= size, "%llu table entries from %zu input bytes",
+                   (unsigned long long)entries, size);
+        cc_tables_free(t);
+        size_t len = 0;
+        char *prompt = cc_emit_prompt(c, &len);
+        FUZZ_CHECK(prompt != NULL, "no prompt for an accepted contract");
+        check_artifact("prompt", len, size, nodes, c->depth);
+        free(prompt);
+        if (nodes <= FUZZ_SCHEMA_MAX_NODES) {
+            char *schema = cc_emit_schema(c, &len);
+            FUZZ_CHECK(schema != NULL, "no schema for an accepted contract");
+            check_artifact("schema", len, size, nodes, c->depth);
+            free(schema);
+        }
         if (nodes <= FUZZ_BUILD_MAX_NODES) {
-            cc_tables_t *t = cc_tables_build(c, "sha256:fuzz");
-            FUZZ_CHECK(t != NULL, "no tables for an accepted contract");
-            FUZZ_CHECK(t->contract.root && t->contract.root->field_count == c->root.field_count,
-                       "tables lost fields");
-            cc_tables_free(t);
             cc_artifacts_t a;
             FUZZ_CHECK(cc_build_artifacts(c, &a), "no artifacts for an accepted contract");
             FUZZ_CHECK(a.header && a.source && a.schema && a.prompt, "an artifact is missing");
             uint64_t bytes = (uint64_t)a.header_len + a.source_len + a.schema_len + a.prompt_len;
-            uint64_t allowed = FUZZ_ARTIFACT_BASE +
-                               nodes * ((uint64_t)FUZZ_ARTIFACT_PER_LEVEL * (1 + c->depth) +
-                                        (uint64_t)FUZZ_ARTIFACT_PER_BYTE * size);
-            FUZZ_CHECK(bytes <= allowed,
-                       "%llu bytes of artifacts from %zu input bytes, %llu nodes, depth %u "
-                       "(budget %llu)",
-                       (unsigned long long)bytes, size, (unsigned long long)nodes, c->depth,
-                       (unsigned long long)allowed);
+            check_artifact("artifacts", bytes, size, nodes, c->depth);
             FUZZ_CHECK(strncmp(a.hash, "sha256:", 7) == 0 && strlen(a.hash) == 71, "hash %s", a.hash);
             cc_artifacts_free(&a);
         }

@@ -24,7 +24,8 @@
 #
 # To fuzz one target for as long as you like (not in CI):
 #   bash scripts/test-hardening.sh fuzz TARGET [SECONDS] [libFuzzer options]
-# TARGET: reader, differential, generated, validate, contract, stats; SECONDS
+# TARGET: reader, differential, generated, validate, contract, stats,
+# client_response; SECONDS
 # defaults to 600 (0: until stopped).  New inputs collect in
 # build-hardening-fuzz/corpus-long/TARGET; a crash is written to
 # build-hardening-fuzz/artifacts/TARGET/: copy it into fuzz/regressions/TARGET/
@@ -42,8 +43,12 @@ configure_fuzz() {
     -DCONTRACTC_BUILD_EXAMPLES=OFF >/dev/null
 }
 # Inputs up to 4 KiB, contracts up to 16 KiB (room for the named types that
-# expand, which fuzz_contract's size budget catches).
-max_len() { case $1 in contract) echo 16384 ;; *) echo 4096 ;; esac; }
+# expand, which fuzz_contract's size budget catches), HTTP responses up to
+# 8 KiB (the recorded ones are up to 5 KiB).
+max_len() { case $1 in contract) echo 16384 ;; client_response) echo 8192 ;; *) echo 4096 ;; esac; }
+# Memory: libFuzzer fails a run past 2 GiB of RSS, or on any one malloc
+# over 512 MiB (an allocation sized by the input, before it shows as RSS).
+mem_limits=(-rss_limit_mb=2048 -malloc_limit_mb=512)
 corpus_dirs() { # TARGET: the read-only seed directories
   local t=$1
   dirs=(fuzz/corpus/$t)
@@ -60,7 +65,7 @@ if [ "${1:-}" = fuzz ]; then
   cmake --build "$fb" -j2 --target "fuzz_$t"
   corpus_dirs "$t"
   mkdir -p "$fb/corpus-long/$t" "$fb/artifacts/$t"
-  exec "$fb/fuzz/fuzz_$t" -max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2048 -max_total_time="$secs" \
+  exec "$fb/fuzz/fuzz_$t" -max_len="$(max_len "$t")" -timeout=25 "${mem_limits[@]}" -max_total_time="$secs" \
     -artifact_prefix="$fb/artifacts/$t/" "$@" "$fb/corpus-long/$t" "${dirs[@]}"
 fi
 
@@ -74,12 +79,14 @@ rm -f /tmp/contractc-fuzz-probe.$$
 configure_fuzz
 targets=(reader differential generated validate contract)
 targets+=(stats)
+targets+=(client_response)
 cmake --build "$fb" -j2 --target "${targets[@]/#/fuzz_}"
 
 # iterations per target: the JSON-only targets run ~10,000 inputs a second,
 # the contract-level ones ~700, the log reader ~1,000 (three reports an input)
 declare -A runs=([reader]=200000 [differential]=200000 [generated]=20000 [validate]=20000 [contract]=20000)
 runs[stats]=20000
+runs[client_response]=300000 # ~30,000 a second from the seeds
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 summary=()
@@ -90,7 +97,7 @@ for t in "${targets[@]}"; do
   work=$fb/corpus-work/$t
   rm -rf "$work" "$art"
   mkdir -p "$work" "$art"
-  common=(-max_len="$(max_len "$t")" -timeout=25 -rss_limit_mb=2048 -artifact_prefix="$art" -print_final_stats=1)
+  common=(-max_len="$(max_len "$t")" -timeout=25 "${mem_limits[@]}" -artifact_prefix="$art" -print_final_stats=1)
   log=$fb/fuzz_$t.log
   # replay: every file once
   if ! "$bin" "${common[@]}" -runs=0 "${dirs[@]}" >"$log.replay" 2>&1; then

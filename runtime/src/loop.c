@@ -27,6 +27,12 @@ const char *contractc_role_name(contractc_role_t role)
     return "?";
 }
 
+/* The reader's UTF-8 rule (cc_utf8_valid_prefix), public. */
+size_t contractc_utf8_valid_prefix(const char *text, size_t len)
+{
+    return text ? cc_utf8_valid_prefix((const unsigned char *)text, len) : 0;
+}
+
 const char *contractc_attempt_outcome_name(contractc_attempt_outcome_t outcome)
 {
     switch (outcome) {

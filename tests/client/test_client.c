@@ -536,7 +536,9 @@ END_TEST
 /* The key, whole or as a prefix at a cut, never leaves the client: a 401
  * whose message ends in a key prefix the server cut, a 403 whose message has
  * the key across the 160-byte cut, then replies whose finish_reason is the
- * key (whole, and across the 31-byte cut). */
+ * key (whole, and across the 31-byte cut), and one whose finish_reason ends in
+ * a key prefix that, dropped, bares a shorter one (found by
+ * fuzz_client_response). */
 START_TEST(the_key_echoed_by_the_server_never_reaches_an_error_or_the_log)
 {
     char pad[200];
@@ -547,14 +549,16 @@ START_TEST(the_key_echoed_by_the_server_never_reaches_an_error_or_the_log)
     pad150[150] = '\0';
     char *r2 = completion(good_reply, KEY);
     char *r3 = completion(good_reply, "zzzzzzzzzzzzzzzzzzzzzzzzzz" KEY);
-    char script[4096];
+    char *r4 = completion(good_reply, "sk-tesk-test-4f9c2b7e1a0d-SECR");
+    char script[8192];
     snprintf(script, sizeof script,
              "[{\"status\":401,\"json\":{\"error\":{\"message\":\"%ssk-test-4f\"}}},"
              "{\"status\":403,\"json\":{\"error\":{\"message\":\"%s%s\"}}},{\"status\":200,\"json\":%s},"
-             "{\"status\":200,\"json\":%s}]",
-             pad150, pad, KEY, r2, r3);
+             "{\"status\":200,\"json\":%s},{\"status\":200,\"json\":%s}]",
+             pad150, pad, KEY, r2, r3, r4);
     free(r2);
     free(r3);
+    free(r4);
     server_t s = start_server(script);
     contractc_chat_client_t *client = client_for(&s, 10000, 0);
     contractc_transcript_t t;
@@ -598,6 +602,11 @@ START_TEST(the_key_echoed_by_the_server_never_reaches_an_error_or_the_log)
     memset(&reply, 0, sizeof reply);
     ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
     ck_assert_str_eq(reply.finish_reason, "zzzzzzzzzzzzzzzzzzzzzzzzzz");
+    /* The fourth: "sk-test-4f9c2b7e1a0d-SECR" dropped leaves "sk-te", a
+     * prefix too: dropped as well. */
+    memset(&reply, 0, sizeof reply);
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_str_eq(reply.finish_reason, "");
     contractc_transcript_clear(&t);
     contractc_chat_client_free(client);
     stop_server(&s);

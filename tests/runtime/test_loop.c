@@ -204,6 +204,29 @@ START_TEST(a_source_that_is_not_utf8_or_missing_is_refused_when_beginning)
 }
 END_TEST
 
+/* contractc_utf8_valid_prefix: the reader's rule, public (the chat client
+ * escapes transcript texts by it). */
+START_TEST(utf8_valid_prefix_is_the_well_formed_length)
+{
+    ck_assert_uint_eq(contractc_utf8_valid_prefix("abc", 3), 3);
+    ck_assert_uint_eq(contractc_utf8_valid_prefix("1.250,00 \xE2\x82\xAC", 12), 12); /* EUR sign */
+    ck_assert_uint_eq(contractc_utf8_valid_prefix("\xF0\x9F\x98\x80!", 5), 5);      /* U+1F600 */
+    ck_assert_uint_eq(contractc_utf8_valid_prefix("ab\xC0\xAF", 4), 2);              /* overlong '/' */
+    ck_assert_uint_eq(contractc_utf8_valid_prefix("a\xED\xA0\x80", 4), 1);           /* U+D800 */
+    ck_assert_uint_eq(contractc_utf8_valid_prefix("\xF4\x90\x80\x80", 4), 0);        /* > U+10FFFF */
+    ck_assert_uint_eq(contractc_utf8_valid_prefix("xy\xE2\x82", 4), 2);              /* cut by the end */
+    ck_assert_uint_eq(contractc_utf8_valid_prefix("a\0b", 3), 3); /* NUL is well-formed */
+    /* long enough for the 64-byte blocks: the first bad byte, exactly */
+    char text[300];
+    memset(text, 'a', sizeof text);
+    text[277] = (char)0xFF;
+    ck_assert_uint_eq(contractc_utf8_valid_prefix(text, sizeof text), 277);
+    ck_assert_uint_eq(contractc_utf8_valid_prefix(text, 277), 277);
+    ck_assert_uint_eq(contractc_utf8_valid_prefix(NULL, 5), 0);
+    ck_assert_uint_eq(contractc_utf8_valid_prefix("", 0), 0);
+}
+END_TEST
+
 START_TEST(the_rejected_reply_is_at_minus_2_and_the_complaint_at_minus_1)
 {
     const step_t steps[] = {{comma_reply, 0, "stop"}, {good_reply, 0, "stop"}};
@@ -791,6 +814,7 @@ int main(void)
     TCase *t = tcase_create("transcript");
     tcase_add_test(t, the_first_turn_is_the_prompt_then_the_source_text);
     tcase_add_test(t, a_source_that_is_not_utf8_or_missing_is_refused_when_beginning);
+    tcase_add_test(t, utf8_valid_prefix_is_the_well_formed_length);
     suite_add_tcase(s, t);
     TCase *l = tcase_create("loop");
     tcase_add_test(l, the_rejected_reply_is_at_minus_2_and_the_complaint_at_minus_1);

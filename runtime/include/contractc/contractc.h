@@ -515,6 +515,15 @@ typedef enum contractc_role {
 /* "system", "user" or "assistant"; "?" for a value out of range. */
 const char *contractc_role_name(contractc_role_t role);
 
+/* The length of the longest prefix of text[0..len) that is well-formed
+ * UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+ * U+10FFFF; a sequence cut by the end is not well-formed): len when all of
+ * it is, the offset of the first bad byte otherwise; 0 for NULL.  Reads
+ * text only.  The reader's own rule, for code next to the runtime that
+ * checks or repairs text on its way to or from a model (the chat client
+ * escapes transcript texts by it). */
+size_t contractc_utf8_valid_prefix(const char *text, size_t len);
+
 /* One message: `text` holds `len` bytes plus a NUL (owned by the
  * transcript).  Assistant turns hold the model's bytes as received (cut to
  * max_bytes), so they may contain invalid UTF-8 or NUL bytes: a client that
