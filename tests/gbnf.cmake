@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# GBNF for local models (docs/grammar.md).  Included by tests/CMakeLists.txt.
+#
+#   test_gbnf          Check: golden NAME.gbnf and notes, NAME_gbnf[] only
+#                      when asked, exact ranges, limits noted, the escaper
+#   gbnf_node_setup    npm ci of tests/gbnf (node-llama-cpp 3.21.1, CPU)
+#   gbnf_oracle        llama.cpp's grammar engine: every grammar parses;
+#                      sound on a random walk of each grammar, the reply
+#                      cases, the bench corpora and fuzzed replies; complete
+#                      on the canonical form of every accepted reply
+#
+# The oracle runs in the gcc build only (scripts/test.sh's other builds
+# would run the same node script against the same grammars).
+contractc_check_test(test_gbnf GENERATOR)
+
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT CONTRACTC_SANITIZE)
+  set(GBNF_NODE_DIR ${CMAKE_CURRENT_BINARY_DIR}/gbnf-node)
+  set(GBNF_DIR ${CMAKE_CURRENT_SOURCE_DIR}/gbnf)
+  add_test(NAME gbnf_node_setup
+    COMMAND bash ${GBNF_DIR}/setup.sh ${GBNF_DIR} ${GBNF_NODE_DIR})
+  set_tests_properties(gbnf_node_setup PROPERTIES FIXTURES_SETUP gbnf_node
+    SKIP_RETURN_CODE 77 TIMEOUT 300)
+  add_test(NAME gbnf_oracle
+    COMMAND ${CMAKE_COMMAND} -E env
+            bash ${GBNF_DIR}/run-node.sh ${GBNF_NODE_DIR} ${GBNF_DIR}/oracle.mjs
+            $<TARGET_FILE:contractc> ${PROJECT_SOURCE_DIR} ${GBNF_NODE_DIR}
+            ${CMAKE_CURRENT_BINARY_DIR}/gbnf-corpus $<TARGET_FILE:bench_gen_corpus>)
+  set_tests_properties(gbnf_oracle PROPERTIES FIXTURES_REQUIRED gbnf_node
+    SKIP_RETURN_CODE 77 TIMEOUT 240)
+endif()
