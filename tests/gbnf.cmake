@@ -12,6 +12,7 @@
 # The oracle runs in the gcc build only (scripts/test.sh's other builds
 # would run the same node script against the same grammars).
 contractc_check_test(test_gbnf GENERATOR)
+contractc_check_test(test_gbnf_grounded)
 
 if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT CONTRACTC_SANITIZE)
   set(GBNF_NODE_DIR ${CMAKE_CURRENT_BINARY_DIR}/gbnf-node)

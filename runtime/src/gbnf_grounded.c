@@ -217,7 +217,7 @@ static void put_cp(out_t *o, uint32_t cp)
 /* The rule name of state s: the start is grounded-source itself. */
 static void put_state(out_t *o, uint32_t s)
 {
-    puts_(o, "source-");
+    puts_(o, "src--"); /* "--" never occurs in a generated rule name */
     put_uint(o, s);
 }
 
@@ -277,7 +277,7 @@ int contractc_gbnf_grounded(const char *grammar, size_t grammar_len, const char 
             const char *eq = memchr(grammar + i, ':', end - i);
             if (end - i > strlen(PREFIX) && memcmp(grammar + i, PREFIX, strlen(PREFIX)) == 0 && eq) {
                 put(&o, grammar + i, (size_t)(eq - (grammar + i)));
-                puts_(&o, "::= \"\\\"\" source-0\n");
+                puts_(&o, "::= \"\\\"\" src--0\n");
             } else {
                 put(&o, grammar + i, end - i);
             }
