@@ -21,11 +21,26 @@ if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT CONTRACTC_SANITIZE)
     COMMAND bash ${GBNF_DIR}/setup.sh ${GBNF_DIR} ${GBNF_NODE_DIR})
   set_tests_properties(gbnf_node_setup PROPERTIES FIXTURES_SETUP gbnf_node
     SKIP_RETURN_CODE 77 TIMEOUT 300)
+  add_executable(gbnf_grounded_tool gbnf/grounded_tool.c)
+  target_compile_options(gbnf_grounded_tool PRIVATE ${CONTRACTC_WARNINGS})
+  target_link_libraries(gbnf_grounded_tool PRIVATE contractc_runtime)
   add_test(NAME gbnf_oracle
-    COMMAND ${CMAKE_COMMAND} -E env
-            bash ${GBNF_DIR}/run-node.sh ${GBNF_NODE_DIR} ${GBNF_DIR}/oracle.mjs
+    COMMAND bash ${GBNF_DIR}/run-node.sh ${GBNF_NODE_DIR} ${GBNF_DIR}/oracle.mjs
+            $<TARGET_FILE:contractc> ${PROJECT_SOURCE_DIR} ${GBNF_NODE_DIR}
+            ${CMAKE_CURRENT_BINARY_DIR}/gbnf-corpus $<TARGET_FILE:bench_gen_corpus>
+            $<TARGET_FILE:gbnf_grounded_tool>)
+  set_tests_properties(gbnf_oracle PROPERTIES FIXTURES_REQUIRED gbnf_node
+    SKIP_RETURN_CODE 77 TIMEOUT 240)
+endif()
+
+# The side-by-side table (docs/grammar.md, "Exactness"): contractc's GBNF
+# and node-llama-cpp's JSON-Schema converter on the replies the parser
+# rejects, by problem kind, with a control row of valid replies.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT CONTRACTC_SANITIZE)
+  add_test(NAME gbnf_exactness
+    COMMAND bash ${GBNF_DIR}/run-node.sh ${GBNF_NODE_DIR} ${GBNF_DIR}/exactness.mjs
             $<TARGET_FILE:contractc> ${PROJECT_SOURCE_DIR} ${GBNF_NODE_DIR}
             ${CMAKE_CURRENT_BINARY_DIR}/gbnf-corpus $<TARGET_FILE:bench_gen_corpus>)
-  set_tests_properties(gbnf_oracle PROPERTIES FIXTURES_REQUIRED gbnf_node
+  set_tests_properties(gbnf_exactness PROPERTIES FIXTURES_REQUIRED gbnf_node
     SKIP_RETURN_CODE 77 TIMEOUT 240)
 endif()

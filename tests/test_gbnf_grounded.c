@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contractc/gbnf.h"
+#include "contractc/contractc.h"
 
 static const char base[] =
     "root ::= ws r ws\n"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gbnf_grounded.c - contractc_gbnf_grounded (contractc/gbnf.h): a grounded
+ * gbnf_grounded.c - contractc_gbnf_grounded (contractc/contractc.h, "Grounded GBNF grammars"): a grounded
  * string's rule becomes the suffix automaton of the source's code points
  * (Blumer et al.: at most 2n - 1 states and 3n - 4 transitions for n code
  * points), so the grammar stays linear in the source.  Every path from the
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contractc/gbnf.h"
+#include "contractc/contractc.h"
 #include "gbnf_text.h"
 
 #define PREFIX "grounded-"
