@@ -700,7 +700,8 @@ static bool emit_pattern(gb_t *g, size_t head, const char *base, const cc_dfa_t 
             w.oom = true;
             break;
         }
-        memcpy(edges[s], w.edges, w.count * sizeof(edge_t));
+        if (w.count)
+            memcpy(edges[s], w.edges, w.count * sizeof(edge_t));
         counts[s] = w.count;
     }
 #define NODE(s, k) ((size_t)(s) * (K + 1) + (k))

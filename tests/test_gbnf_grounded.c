@@ -53,7 +53,7 @@ START_TEST(size_is_linear_in_the_source)
     char *src = malloc(100000);
     ck_assert_ptr_nonnull(src);
     unsigned long long x = 42;
-    static const char *const words[] = {"refund ", "order ", "A-20817 ", "\xe2\x82\xac" "89.90 ",
+    static const char *const words[] = {"refund ", "order ", "A-20817 ", ("\xe2\x82\xac" "89.90 "),
                                         "charged ", "twice\n", "\"quoted\" ", "M. "};
     size_t at = 0;
     while (at < 100000) {
