@@ -7,6 +7,7 @@
  * start spells a substring and every substring has a path; each state may
  * close the string, except the start (an empty quote is no quote).
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,10 @@ static void put(out_t *o, const char *s, size_t n)
 {
     if (o->failed)
         return;
+    if (n > (size_t)PTRDIFF_MAX - o->len - 1) {
+        o->failed = 1;
+        return;
+    }
     if (o->len + n + 1 > o->cap) {
         size_t cap = o->cap ? o->cap : 4096;
         while (cap < o->len + n + 1)
