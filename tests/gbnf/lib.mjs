@@ -13,9 +13,11 @@ import {spawnSync} from "node:child_process";
 export const [contractc, src, work, corpusDir, genCorpus, groundedTool] = process.argv.slice(2);
 // the bench corpora (bench/gen_corpus.c, seed 7, a hundredth of their size)
 if (corpusDir && genCorpus && !fs.existsSync(path.join(corpusDir, "refund.corpus"))) {
-    fs.mkdirSync(corpusDir, {recursive: true});
-    const r = spawnSync(genCorpus, ["7", corpusDir, "100"], {encoding: "utf8"});
+    // made aside and renamed into place: oracle and exactness may run at once
+    const tmp = fs.mkdtempSync(corpusDir + "-tmp-");
+    const r = spawnSync(genCorpus, ["7", tmp, "100"], {encoding: "utf8"});
     if (r.status !== 0) throw new Error(`gen_corpus: ${r.stderr}`);
+    try { fs.renameSync(tmp, corpusDir); } catch { fs.rmSync(tmp, {recursive: true, force: true}); }
 }
 export const {getLlama} = await import(path.join(work, "node_modules/node-llama-cpp/dist/index.js"));
 export const llama = await getLlama({gpu: false, build: "never", logLevel: "error"});
@@ -160,9 +162,12 @@ export function walk(rules, e, out, depth) {
 }
 
 // ---- the parser's verdict and the notes' classes ----
+// scratch files of this process only (oracle and exactness may run at once)
+export const scratch = fs.mkdtempSync(path.join(work, "scratch-"));
+process.on("exit", () => fs.rmSync(scratch, {recursive: true, force: true}));
 let fileNo = 0;
 export function validate(contract, reply, source) {
-    const rp = path.join(work, `reply-${fileNo}.json`), sp = path.join(work, `source-${fileNo++ % 4}.txt`);
+    const rp = path.join(scratch, `reply-${fileNo}.json`), sp = path.join(scratch, `source-${fileNo++ % 4}.txt`);
     fs.writeFileSync(rp, reply);
     fs.writeFileSync(sp, source ?? "");
     const hasSource = /^source:/m.test(fs.readFileSync(contract, "utf8"));

@@ -22,7 +22,7 @@ import fs from "node:fs";
 import path from "node:path";
 import {spawnSync} from "node:child_process";
 import fs2 from "node:fs";
-import {contractc, llama, contracts, replies, validate, excusedBy, parseGbnf, walk, fuzz, groundedTool, work} from "./lib.mjs";
+import {contractc, llama, contracts, replies, validate, excusedBy, parseGbnf, walk, fuzz, groundedTool, scratch} from "./lib.mjs";
 
 // ---- the run ----
 const WALKS = 15, FUZZ = 4;
@@ -90,7 +90,7 @@ const gcount = {accepted: 0, admitted: 0, groundingOnly: 0, refused: 0};
 for (const r of groundedTool ? replies : []) {
     const entry = grammars.get(r.contract);
     if (!entry || !r.source || !/^source:/m.test(fs2.readFileSync(r.contract, "utf8"))) continue;
-    const gp = path.join(work, "base.gbnf"), sp = path.join(work, "grounded-source.txt");
+    const gp = path.join(scratch, "base.gbnf"), sp = path.join(scratch, "grounded-source.txt");
     fs2.writeFileSync(gp, entry.text);
     fs2.writeFileSync(sp, r.source);
     const t = spawnSync(groundedTool, [gp, sp], {encoding: "utf8", maxBuffer: 1 << 26});
