@@ -8,6 +8,7 @@
  *   contractc validate CONTRACT REPLY [--source FILE] [--json]
  *   contractc schema CONTRACT [--schema-dialect D]
  *   contractc prompt CONTRACT
+ *   contractc grammar CONTRACT
  *
  *   contractc vendor DIR, contractc stats LOG... [--json]
  *   contractc COMMAND --help (or contractc help COMMAND), contractc --help,
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_gbnf.h"
 #include "generator.h"
 #include "internal.h"
 #include "io.h"
@@ -40,7 +42,8 @@
 static const char usage_text[] =
     "usage: contractc [-q] COMMAND ...\n"
     "\n"
-    "  generate CONTRACT... -o DIR [--schema-dialect D]... [--check] [--depfile FILE]\n"
+    "  generate CONTRACT... -o DIR [--schema-dialect D]... [--grammar gbnf] [--check]\n"
+    "           [--depfile FILE]\n"
     "        write NAME.h, NAME.c, NAME.schema.json and NAME.prompt.txt to DIR\n"
     "        (--check compares instead of writing: exit 1 on drift;\n"
     "        --depfile also writes a Make-style depfile)\n"
@@ -50,6 +53,7 @@ static const char usage_text[] =
     "        would: exit 0 accepted, 1 rejected, 2 usage or contract error\n"
     "  schema CONTRACT [--schema-dialect D]   print the JSON Schema\n"
     "  prompt CONTRACT                        print the prompt\n"
+    "  grammar CONTRACT                       print the GBNF grammar (llama.cpp)\n"
     "  vendor DIR                    write the runtime's files for vendoring\n"
     "  stats LOG... [--json]         rejection rates from decision logs\n"
     "  help COMMAND                  the same as contractc COMMAND --help\n"
@@ -67,8 +71,8 @@ static const struct {
     const char *cmd, *text;
 } command_help[] = {
     {"generate",
-     "usage: contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--check]\n"
-     "                          [--depfile FILE]\n"
+     "usage: contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--grammar gbnf]\n"
+     "                          [--check] [--depfile FILE]\n"
      "  Writes NAME.h, NAME.c, NAME.schema.json and NAME.prompt.txt (and\n"
      "  NAME.D.schema.json, NAME.D.notes.txt per dialect D) into DIR, made with\n"
      "  its parents if missing.  A file whose bytes would not change is left\n"
@@ -76,6 +80,8 @@ static const struct {
      "  -o DIR                output directory (not -)\n"
      "  --schema-dialect D    also a provider dialect: openai-strict, gemini,\n"
      "                        anthropic, llama-cpp (repeatable)\n"
+     "  --grammar gbnf        also NAME.gbnf and NAME.gbnf.notes.txt (llama.cpp's\n"
+     "                        GBNF), embedded in NAME.c as NAME_gbnf[]\n"
      "  --check               compare with DIR instead of writing: exit 1 on drift,\n"
      "                        with the command that regenerates\n"
      "  --depfile FILE        also write FILE (and its parents), a Make-style\n"
@@ -111,6 +117,11 @@ static const struct {
     {"prompt",
      "usage: contractc prompt CONTRACT\n"
      "  Prints the prompt.  CONTRACT may be -.\n"
+     "  exit: 0; 1 contract errors; 2 usage\n"},
+    {"grammar",
+     "usage: contractc grammar CONTRACT\n"
+     "  Prints the GBNF grammar for llama.cpp (root rule root; docs/grammar.md);\n"
+     "  what it does not carry goes to stderr.\n"
      "  exit: 0; 1 contract errors; 2 usage\n"},
     {"vendor",
      "usage: contractc vendor DIR\n"
@@ -306,7 +317,7 @@ static bool check_file(FILE *out, const char *path, const char *data, size_t len
 static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
 {
     const char *dir = NULL, *depfile = NULL;
-    bool check = false;
+    bool check = false, gbnf = false;
     const char **contracts = calloc((size_t)argc + 1, sizeof *contracts);
     const char **dialects = calloc((size_t)argc + 1, sizeof *dialects);
     size_t count = 0, dialect_count = 0;
@@ -323,6 +334,15 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
             check = true;
         } else if (strcmp(argv[i], "--depfile") == 0 && i + 1 < argc) {
             depfile = argv[++i];
+        } else if (strcmp(argv[i], "--grammar") == 0 && i + 1 < argc) {
+            if (strcmp(argv[i + 1], "gbnf") != 0) {
+                fprintf(err, "contractc generate: unknown grammar '%s' (known: gbnf)\n", argv[i + 1]);
+                free(contracts);
+                free(dialects);
+                return EXIT_USAGE;
+            }
+            gbnf = true;
+            i++;
         } else if (strcmp(argv[i], "--schema-dialect") == 0 && i + 1 < argc) {
             if (!cc_dialect_known(argv[i + 1])) {
                 fprintf(err, "contractc generate: unknown schema dialect '%s' (known: openai-strict, "
@@ -389,7 +409,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
         cc_artifacts_t a;
         cc_diags_t d;
         cc_diags_init(&d);
-        int rc = cc_build_artifacts_with(m, ds, dn, &a, &d);
+        int rc = cc_build_artifacts_grammar(m, ds, dn, gbnf, &a, &d);
         cc_diags_print(&d, err);
         cc_diags_free(&d);
         if (rc < 0) {
@@ -411,6 +431,8 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
                 cc_buf_puts(&regen, " --schema-dialect ");
                 shell_word(&regen, dialects[k]);
             }
+            if (gbnf)
+                cc_buf_puts(&regen, " --grammar gbnf");
         }
         const char *regen_text = regen.failed ? NULL : regen.data;
         struct { const char *ext; const char *data; size_t len; } files[] = {
@@ -418,8 +440,12 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
             {".c", a.source, a.source_len},
             {".schema.json", a.schema, a.schema_len},
             {".prompt.txt", a.prompt, a.prompt_len},
+            {".gbnf", a.gbnf, a.gbnf_len},
+            {".gbnf.notes.txt", a.gbnf_notes, a.gbnf_notes_len},
         };
         for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+            if (!files[k].data)
+                continue; /* NAME.gbnf: only with --grammar gbnf */
             char *path = join_path(dir, m->name, files[k].ext);
             if (!path) {
                 fprintf(err, "contractc: out of memory writing %s%s\n", m->name, files[k].ext);
@@ -565,6 +591,33 @@ static int cmd_print(int argc, char **argv, FILE *out, FILE *info, FILE *err, bo
     }
     cc_out_write(out, text, len); /* checked by cc_cli_main's cc_out_finish */
     free(text);
+    return 0;
+}
+
+/* `contractc grammar CONTRACT`: NAME.gbnf on out, its notes on info (NULL:
+ * -q). */
+static int cmd_grammar(int argc, char **argv, FILE *out, FILE *info, FILE *err)
+{
+    if (argc != 1 || (argv[0][0] == '-' && argv[0][1])) {
+        fprintf(err, "contractc grammar: needs CONTRACT\n%s", usage_text);
+        return EXIT_USAGE;
+    }
+    cc_contract_t *m = load(argv[0], err, false);
+    if (!m)
+        return 1;
+    char *text = NULL, *notes = NULL;
+    size_t len = 0, notes_len = 0;
+    bool ok = cc_emit_gbnf(m, &text, &len, &notes, &notes_len);
+    cc_contract_free(m);
+    if (!ok) {
+        fprintf(err, "contractc: out of memory\n");
+        return 1;
+    }
+    if (info) /* what the grammar does not carry: informational, dropped by -q */
+        fwrite(notes, 1, notes_len, info);
+    cc_out_write(out, text, len); /* checked by cc_cli_main's cc_out_finish */
+    free(text);
+    free(notes);
     return 0;
 }
 
@@ -835,6 +888,8 @@ static int run_command(const char *cmd, int rest, char **args, FILE *out, FILE *
         return cmd_print(rest, args, out, info, err, true);
     if (strcmp(cmd, "prompt") == 0)
         return cmd_print(rest, args, out, info, err, false);
+    if (strcmp(cmd, "grammar") == 0)
+        return cmd_grammar(rest, args, out, info, err);
     if (strcmp(cmd, "stats") == 0) {
         if (!stdin_once((const char *const *)args, (size_t)rest, "stats", "LOG", err))
             return EXIT_USAGE;

@@ -888,6 +888,15 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
                           in->dialects[i].dialect, nb.data, nb.data);
             cc_buf_free(&nb);
         }
+        if (in->gbnf) {
+            /* generate --grammar gbnf (docs/grammar.md) */
+            cc_buf_printf(&nb, "%s_gbnf", m->name);
+            cc_buf_puts(&texts, "\n");
+            emit_text_array(&texts, nb.data, in->gbnf, in->gbnf_len, "the GBNF grammar (NAME.gbnf)");
+            cc_buf_printf(&decls, "\n/* The GBNF grammar (NAME.gbnf), root rule `root`. */\nextern const char %s[];\nextern const size_t %s_len;\n",
+                          nb.data, nb.data);
+            cc_buf_free(&nb);
+        }
         cc_buf_printf(&decls, "\n/* The schema dialects generated with this file (NULL-terminated). */\n"
                               "extern const char *const %s_dialects[];\n", m->name);
         cc_buf_printf(&texts, "\nconst char *const %s_dialects[] = {", m->name);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_gbnf.h"
 #include "generator.h"
 #include "tables.h"
 
@@ -23,6 +24,8 @@ void cc_artifacts_free(cc_artifacts_t *a)
     free(a->schema);
     free(a->header);
     free(a->source);
+    free(a->gbnf);
+    free(a->gbnf_notes);
     memset(a, 0, sizeof *a);
 }
 
@@ -33,6 +36,13 @@ bool cc_build_artifacts(const cc_contract_t *m, cc_artifacts_t *a)
 
 int cc_build_artifacts_with(const cc_contract_t *m, const char *const *dialects,
                             size_t dialect_count, cc_artifacts_t *a, cc_diags_t *diags)
+{
+    return cc_build_artifacts_grammar(m, dialects, dialect_count, false, a, diags);
+}
+
+int cc_build_artifacts_grammar(const cc_contract_t *m, const char *const *dialects,
+                               size_t dialect_count, bool gbnf, cc_artifacts_t *a,
+                               cc_diags_t *diags)
 {
     memset(a, 0, sizeof *a);
     int refused = 0;
@@ -70,6 +80,10 @@ int cc_build_artifacts_with(const cc_contract_t *m, const char *const *dialects,
         cc_artifacts_free(a);
         return -1;
     }
+    if (gbnf && !cc_emit_gbnf(m, &a->gbnf, &a->gbnf_len, &a->gbnf_notes, &a->gbnf_notes_len)) {
+        cc_artifacts_free(a);
+        return -1;
+    }
     cc_tables_t *t = cc_tables_build(m, a->hash);
     if (!t) {
         cc_artifacts_free(a);
@@ -82,7 +96,7 @@ int cc_build_artifacts_with(const cc_contract_t *m, const char *const *dialects,
         texts[i].schema_len = a->dialects[i].schema_len;
     }
     cc_c_inputs_t in = {a->hash, a->prompt, a->prompt_len, a->schema, a->schema_len,
-                        texts, a->dialect_count};
+                        texts, a->dialect_count, a->gbnf, a->gbnf_len};
     bool ok = cc_emit_c(m, t, &in, &a->header, &a->header_len, &a->source, &a->source_len);
     cc_tables_free(t);
     if (!ok) {

@@ -142,6 +142,8 @@ typedef struct cc_c_inputs {
     size_t schema_len;
     const cc_dialect_text_t *dialects;
     size_t dialect_count;
+    const char *gbnf;      /* NAME.gbnf, embedded as NAME_gbnf[]; NULL: not asked for */
+    size_t gbnf_len;
 } cc_c_inputs_t;
 
 /*
@@ -226,6 +228,8 @@ typedef struct cc_artifacts {
     size_t prompt_len, schema_len, header_len, source_len;
     cc_dialect_artifacts_t dialects[CC_MAX_DIALECTS];
     size_t dialect_count;
+    char *gbnf, *gbnf_notes;   /* NAME.gbnf and its notes; NULL unless asked for */
+    size_t gbnf_len, gbnf_notes_len;
 } cc_artifacts_t;
 
 /* Builds the four artifacts of a loaded contract.  false when out of
@@ -241,6 +245,12 @@ bool cc_build_artifacts(const cc_contract_t *contract, cc_artifacts_t *a);
 int cc_build_artifacts_with(const cc_contract_t *contract, const char *const *dialects,
                             size_t dialect_count, cc_artifacts_t *a, cc_diags_t *diags);
 void cc_artifacts_free(cc_artifacts_t *a);
+
+/* cc_build_artifacts_with, and with `gbnf` also NAME.gbnf and its notes
+ * (gen_gbnf.c), which NAME.c then embeds as NAME_gbnf[].  Same returns. */
+int cc_build_artifacts_grammar(const cc_contract_t *contract, const char *const *dialects,
+                               size_t dialect_count, bool gbnf, cc_artifacts_t *a,
+                               cc_diags_t *diags);
 
 /* The `contractc` command line (cli.c); tests call it in process.  Results
  * go to out, diagnostics to err; out is flushed and checked before it

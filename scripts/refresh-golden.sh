@@ -21,6 +21,12 @@ while read -r name contract; do
   rm -f "tests/golden/$name/$name".*.schema.json "tests/golden/$name/$name".*.notes.txt
   cp "$tmp/$name".*.schema.json "$tmp/$name".*.notes.txt "tests/golden/$name/" 2>/dev/null || true
   rm -rf "$tmp"
+  # NAME.gbnf and its notes (docs/grammar.md), also generated apart: asking
+  # for them embeds NAME_gbnf[] in NAME.c
+  tmp=$(mktemp -d)
+  ./build/generator/contractc generate "$contract" -o "$tmp" --grammar gbnf >/dev/null
+  cp "$tmp/$name.gbnf" "$tmp/$name.gbnf.notes.txt" "tests/golden/$name/"
+  rm -rf "$tmp"
   echo "tests/golden/$name <- $contract"
 done < tests/golden/contracts.txt
 git --no-pager diff --stat -- tests/golden || true
