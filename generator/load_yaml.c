@@ -917,35 +917,11 @@ static bool get_decimal_bound(loader_t *L, const ynode_t *n, const char *key, ui
     return true;
 }
 
-/* RFC 8259 number grammar (a number bound is written as a JSON number). */
+/* RFC 8259 number grammar (a number bound is written as a JSON number):
+ * the runtime's one number check. */
 bool cc_is_json_number(const char *s)
 {
-    if (*s == '-')
-        s++;
-    if (*s == '0')
-        s++;
-    else if (*s >= '1' && *s <= '9')
-        while (*s >= '0' && *s <= '9')
-            s++;
-    else
-        return false;
-    if (*s == '.') {
-        s++;
-        if (*s < '0' || *s > '9')
-            return false;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (*s < '0' || *s > '9')
-            return false;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    return *s == '\0';
+    return contractc_json_number_valid(s, strlen(s));
 }
 
 static bool get_number_bound(loader_t *L, const ynode_t *n, const char *key, double *out)

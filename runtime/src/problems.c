@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * problems.c - the capped problem list, kind and status names, and the
- * message builder.
+ * message builder, with the one JSON string escaper and number check.
  */
 #include <string.h>
 
 #include "internal.h"
+#include "reader.h"
 
 static const char *const kind_names[] = {
 #define CONTRACTC_KIND_NAME_(name, text) text,
@@ -107,7 +108,7 @@ const contractc_problem_t *contractc_problem_at(const contractc_problems_t *prob
     return &problems->items_[i];
 }
 
-static char *put(char *dst, const char *s, size_t n)
+static char *store_text(char *dst, const char *s, size_t n)
 {
     memcpy(dst, s, n);
     dst[n] = '\0';
@@ -190,16 +191,16 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
     if (!p)
         return false;
     p->kind = kind;
-    at = put(at, path, np);
+    at = store_text(at, path, np);
     p->message = at;
-    at = put(at, message, nm);
+    at = store_text(at, message, nm);
     p->log_message = shared ? p->message : at;
     if (!shared)
-        at = put(at, log_message, nl);
+        at = store_text(at, log_message, nl);
     p->rule = NULL;
     if (rule) {
         p->rule = at;
-        put(at, rule, nr);
+        store_text(at, rule, nr);
     }
     p->line = line;
     p->column = column;
@@ -294,35 +295,93 @@ void cc_str_puti(cc_str_t *s, int64_t value)
     }
 }
 
-#define CC_ECHO_CODE_POINTS 40
-
-void cc_str_quote(cc_str_t *s, const char *text, size_t n)
+void cc_str_json_string(cc_str_t *s, const char *text, size_t n, size_t max_code_points)
 {
     static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)text;
+    size_t run = 0; /* text[run..i) is written as it is, in one append */
+    size_t i = 0, code_points = 0;
     cc_str_append(s, "\"", 1);
-    size_t cps = 0;
-    size_t i = 0;
     while (i < n) {
-        unsigned char c = (unsigned char)text[i];
-        if ((c & 0xC0) != 0x80) {
-            if (cps == CC_ECHO_CODE_POINTS) {
-                cc_str_puts(s, "\xE2\x80\xA6"); /* … */
-                break;
+        const unsigned char c = p[i];
+        if (max_code_points && code_points++ == max_code_points) {
+            cc_str_append(s, text + run, i - run);
+            cc_str_puts(s, "\xE2\x80\xA6"); /* … */
+            cc_str_append(s, "\"", 1);
+            return;
+        }
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            if (c < 0x80) {
+                i++;
+                continue;
             }
-            cps++;
+            const size_t k = cc_utf8_length(p + i, n - i);
+            if (k) {
+                i += k;
+                continue;
+            }
         }
-        if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            cc_str_append(s, esc, 2);
-        } else if (c < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            cc_str_append(s, esc, 6);
-        } else {
-            cc_str_append(s, text + i, 1);
+        cc_str_append(s, text + run, i - run);
+        char esc[6] = {'\\', (char)c, '0', '0', 0, 0};
+        size_t len = 2;
+        switch (c) {
+        case '"': case '\\': break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            if (c < 0x20) {
+                esc[1] = 'u';
+                esc[4] = hex[c >> 4];
+                esc[5] = hex[c & 15];
+                len = 6;
+            } else { /* starts no well-formed sequence */
+                memcpy(esc, "\xEF\xBF\xBD", 3);
+                len = 3;
+            }
         }
-        i++;
+        cc_str_append(s, esc, len);
+        run = ++i;
     }
+    cc_str_append(s, text + run, n - run);
     cc_str_append(s, "\"", 1);
+}
+
+bool cc_json_number_valid(const char *s, size_t n)
+{
+    /* The reader trims white space around a text: a number has none, and
+     * begins with '-' or a digit and ends with a digit. */
+    if (!s || n == 0 || !(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) || s[n - 1] < '0' ||
+        s[n - 1] > '9')
+        return false;
+    cc_reader_t r;
+    cc_number_token_t t;
+    return cc_reader_begin(&r, s, n, false, 1) && cc_scan_number(&r, &t) && r.p == r.end;
+}
+
+char *contractc_json_string(const char *text, size_t len, size_t *out_len)
+{
+    if (out_len)
+        *out_len = 0;
+    if (!text && len)
+        return NULL;
+    cc_str_t s;
+    cc_str_init(&s, NULL); /* returned: plain malloc, free() */
+    cc_str_json_string(&s, text ? text : "", len, 0);
+    if (s.failed) {
+        cc_str_free(&s);
+        return NULL;
+    }
+    if (out_len)
+        *out_len = s.len;
+    return s.data;
+}
+
+bool contractc_json_number_valid(const char *text, size_t len)
+{
+    return cc_json_number_valid(text, len);
 }
 
 void cc_str_token(cc_str_t *s, const char *text, size_t n)

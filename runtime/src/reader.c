@@ -1439,7 +1439,7 @@ static inline bool is_special(unsigned char c)
  * that compilers keep it out of cc_scan_string, whose common case (a string
  * without escapes in valid text) then runs as a small leaf.
  */
-bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
+CC_PRIVATE bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
                          const unsigned char *open, const unsigned char *q,
                          size_t shrink);
 bool cc_scan_string_rest(cc_reader_t *r, cc_string_token_t *t,
@@ -1566,7 +1566,7 @@ static inline unsigned copy_step(const unsigned char *q, unsigned char *d)
  * place by a tail call, like cc_scan_string_rest: compilers keep it out of
  * cc_scan_string_copy below.
  */
-bool cc_scan_string_copy_rest(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
+CC_PRIVATE bool cc_scan_string_copy_rest(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
                               bool *copied, size_t done);
 bool cc_scan_string_copy_rest(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
                               bool *copied, size_t done)

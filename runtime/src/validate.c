@@ -283,7 +283,7 @@ static void msg_both(cc_msg_t *m, const char *text)
     cc_str_puts(&m->log, text);
 }
 
-static void msg_uint(cc_msg_t *m, uint64_t v)
+static void msg_count(cc_msg_t *m, uint64_t v)
 {
     cc_str_putu(&m->model, v);
     cc_str_putu(&m->log, v);
@@ -597,14 +597,14 @@ static int read_string(cc_parse_t *c, const contractc_value_t *v, const cc_slot_
         cc_str_quote(&m.model, text, t.decoded_len);
         cc_str_puts(&m.log, "the value");
         msg_both(&m, " is ");
-        msg_uint(&m, points);
+        msg_count(&m, points);
         msg_both(&m, points == 1 ? " character long; " : " characters long; ");
         if (points < v->min_length) {
             msg_both(&m, "expected at least ");
-            msg_uint(&m, v->min_length);
+            msg_count(&m, v->min_length);
         } else {
             msg_both(&m, "expected at most ");
-            msg_uint(&m, v->max_length);
+            msg_count(&m, v->max_length);
         }
         msg_both(&m, v->min_length == 1 && points == 0 ? " (not empty)" : "");
         msg_report(c, &m, CONTRACTC_KIND_LENGTH, NULL);
@@ -999,14 +999,14 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
         cc_msg_t m;
         msg_init(c, &m);
         msg_both(&m, "the list has ");
-        msg_uint(&m, count);
+        msg_count(&m, count);
         msg_both(&m, count == 1 ? " item; expected " : " items; expected ");
         if (count < v->min_items) {
             msg_both(&m, "at least ");
-            msg_uint(&m, v->min_items);
+            msg_count(&m, v->min_items);
         } else {
             msg_both(&m, "at most ");
-            msg_uint(&m, v->max_items);
+            msg_count(&m, v->max_items);
         }
         msg_report(c, &m, CONTRACTC_KIND_ITEMS, NULL);
         *own_ok = false;

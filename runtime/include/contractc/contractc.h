@@ -428,6 +428,28 @@ char *contractc_to_json(const contractc_contract_t *contract, const void *record
                         size_t *len);
 
 /*
+ * text[0..len) as one JSON string literal, quotes included, escaped as the
+ * canonical form escapes strings (RFC 8259 section 7): '"' and '\' with a
+ * backslash, control characters below U+0020 as \b \f \n \r \t or \u00xx
+ * (lowercase hex; NUL as \u0000), every other byte as it is, except that a
+ * byte starting no well-formed UTF-8 sequence becomes U+FFFD, so the result
+ * is always valid JSON.  The one escaper of the runtime: the canonical
+ * form, the decision log and problem messages use it.  text may be NULL
+ * when len is 0.  Returns a NUL-terminated malloc'd string (free() it) and
+ * its length in *out_len (may be NULL); NULL when out of memory or for a
+ * NULL text with len > 0.
+ */
+char *contractc_json_string(const char *text, size_t len, size_t *out_len);
+
+/*
+ * True when text[0..len) is exactly one JSON number (RFC 8259 section 6:
+ * an optional '-', no leading zero, an optional fraction and exponent, no
+ * white space around it), checked by the reader that reads replies.
+ * False for a NULL text.
+ */
+bool contractc_json_number_valid(const char *text, size_t len);
+
+/*
  * A `decimal` value as text, the canonical form's digits: `minor_units`
  * (the int64_t member of a decimal field, 1250.00 -> 125000) with `scale`
  * fraction digits after a dot, a '-' when negative, no separators and no
