@@ -199,31 +199,19 @@ CC_PRIVATE bool cc_problems_add_like(contractc_problems_t *problems, contractc_k
  * by the list and filled in order, so that a reported problem costs no
  * allocation of its own (a hostile reply reports dozens, and each paid a
  * malloc and a free), and dropping the problems from index `keep` on frees
- * the newer blocks and rewinds the one left.  The public struct has no
- * room for the block chain: it lives in a header in front of the problem
- * array, and items_ points just past it.  A problem may share the texts of
- * an earlier one (cc_problems_add_like): texts are only shared backwards,
- * so cutting the list at `keep` never leaves a kept problem pointing into
- * a freed block.  A problem's path is its first text: the rewind goes
- * back to it.
+ * the newer blocks and rewinds the one left.  The list's private member
+ * texts_ points at the newest block, NULL before the first.  A problem may
+ * share the texts of an earlier one (cc_problems_add_like): texts are only
+ * shared backwards, so cutting the list at `keep` never leaves a kept
+ * problem pointing into a freed block.  A problem's path is its first
+ * text: the rewind goes back to it.
  */
-typedef struct cc_text_block {
-    struct cc_text_block *prev; /* the older block */
+typedef struct contractc_text_block_ {
+    struct contractc_text_block_ *prev; /* the older block */
     size_t first;               /* index of the first problem stored here */
     size_t size, used;          /* bytes of data[] */
     char data[];
 } cc_text_block_t;
-
-typedef union cc_store {
-    cc_text_block_t *text;      /* the newest block, NULL before the first */
-    contractc_problem_t align_; /* keeps the array after the header aligned */
-} cc_store_t;
-
-/* The header of a list with items_ != NULL. */
-static inline cc_store_t *cc_store_of(const contractc_problems_t *problems)
-{
-    return (cc_store_t *)(void *)problems->items_ - 1;
-}
 
 /* cc_problems_add_like with the path written in place, so that it is not
  * built elsewhere and copied: appends a problem like `like` (the caller has
@@ -239,7 +227,7 @@ static inline char *cc_problems_open_like(contractc_problems_t *problems, contra
                                           size_t np_max, size_t like)
 {
     cc_text_block_t *b;
-    if (problems->count_ < problems->capacity_ && (b = cc_store_of(problems)->text) != NULL &&
+    if (problems->count_ < problems->capacity_ && (b = problems->texts_) != NULL &&
         b->size - b->used > np_max) {
         contractc_problem_t *p = &problems->items_[problems->count_++];
         *p = problems->items_[like];
@@ -255,7 +243,7 @@ static inline char *cc_problems_open_like(contractc_problems_t *problems, contra
  * block, whose newest text it is. */
 static inline void cc_problems_close_path(contractc_problems_t *problems, char *path, size_t np)
 {
-    cc_text_block_t *b = cc_store_of(problems)->text;
+    cc_text_block_t *b = problems->texts_;
     path[np] = '\0';
     b->used = (size_t)(path - b->data) + np + 1;
 }

@@ -34,13 +34,15 @@
 #define CC_HAVE_GMTIME_R 1
 #endif
 
-const char *contractc_log_status_name(contractc_log_status_t status)
+/* The former names of contractc_log_write's statuses (deprecated). */
+const char *contractc_log_status_name(contractc_status_t status)
 {
     switch (status) {
-    case CONTRACTC_LOG_WRITTEN: return "written";
-    case CONTRACTC_LOG_SINK_FAILED: return "sink_failed";
-    case CONTRACTC_LOG_ENOMEM: return "enomem";
-    case CONTRACTC_LOG_EINVAL: return "einval";
+    case CONTRACTC_OK: return "written";
+    case CONTRACTC_ESINK: return "sink_failed";
+    case CONTRACTC_ENOMEM: return "enomem";
+    case CONTRACTC_EINVAL: return "einval";
+    case CONTRACTC_REJECTED: break;
     }
     return "?";
 }
@@ -314,22 +316,20 @@ contractc_status_t contractc_log_format(const contractc_decision_t *decision,
     return CONTRACTC_OK;
 }
 
-contractc_log_status_t contractc_log_write(const contractc_log_t *log,
-                                           const contractc_decision_t *decision,
-                                           const contractc_log_entry_t *entry,
-                                           const void *record)
+contractc_status_t contractc_log_write(const contractc_log_t *log,
+                                       const contractc_decision_t *decision,
+                                       const contractc_log_entry_t *entry,
+                                       const void *record)
 {
     if (!log || !log->sink)
-        return CONTRACTC_LOG_EINVAL;
+        return CONTRACTC_EINVAL;
     char *line = NULL;
     size_t len = 0;
     contractc_status_t st =
         contractc_log_format(decision, entry, record, log->clock, log->clock_user, &line, &len);
-    if (st == CONTRACTC_ENOMEM)
-        return CONTRACTC_LOG_ENOMEM;
     if (st != CONTRACTC_OK)
-        return CONTRACTC_LOG_EINVAL;
+        return st; /* CONTRACTC_ENOMEM or CONTRACTC_EINVAL */
     int rc = log->sink(log->sink_user, line, len);
     free(line);
-    return rc == 0 ? CONTRACTC_LOG_WRITTEN : CONTRACTC_LOG_SINK_FAILED;
+    return rc == 0 ? CONTRACTC_OK : CONTRACTC_ESINK;
 }

@@ -34,6 +34,7 @@ const char *contractc_status_name(contractc_status_t status)
     case CONTRACTC_REJECTED: return "rejected";
     case CONTRACTC_ENOMEM: return "enomem";
     case CONTRACTC_EINVAL: return "einval";
+    case CONTRACTC_ESINK: return "esink";
     }
     return "?";
 }
@@ -57,16 +58,15 @@ void contractc_problems_init_with(contractc_problems_t *problems, size_t cap,
 #define CC_TEXT_BLOCK_MIN 512u
 #define CC_TEXT_BLOCK_MAX 65536u /* then they stay this size */
 
-static size_t store_bytes(size_t capacity)
+static size_t items_bytes(size_t capacity)
 {
-    return sizeof(cc_store_t) + capacity * sizeof(contractc_problem_t);
+    return capacity * sizeof(contractc_problem_t);
 }
 
 void cc_problems_truncate(contractc_problems_t *problems, size_t keep, size_t dropped)
 {
     if (keep < problems->count_) {
-        cc_store_t *store = cc_store_of(problems);
-        cc_text_block_t *b = store->text;
+        cc_text_block_t *b = problems->texts_;
         bool keep_is_here = true; /* problem `keep` has its strings in b */
         while (b && b->first >= keep) {
             cc_text_block_t *prev = b->prev;
@@ -76,7 +76,7 @@ void cc_problems_truncate(contractc_problems_t *problems, size_t keep, size_t dr
         }
         if (b && keep_is_here)
             b->used = (size_t)(problems->items_[keep].path - b->data);
-        store->text = b;
+        problems->texts_ = b;
         problems->count_ = keep;
     }
     problems->dropped = dropped;
@@ -88,7 +88,7 @@ void contractc_problems_clear(contractc_problems_t *problems)
         return;
     cc_problems_truncate(problems, 0, 0);
     if (problems->items_)
-        cc_free(problems->allocator_, cc_store_of(problems), store_bytes(problems->capacity_));
+        cc_free(problems->allocator_, problems->items_, items_bytes(problems->capacity_));
     problems->items_ = NULL;
     problems->capacity_ = 0;
     problems->fenced = false;
@@ -100,12 +100,18 @@ size_t contractc_problems_count(const contractc_problems_t *problems)
     return problems ? problems->count_ : 0;
 }
 
-const contractc_problem_t *contractc_problem_at(const contractc_problems_t *problems,
-                                                size_t i)
+const contractc_problem_t *contractc_problems_at(const contractc_problems_t *problems,
+                                                 size_t i)
 {
     if (!problems || i >= problems->count_)
         return NULL;
     return &problems->items_[i];
+}
+
+const contractc_problem_t *contractc_problem_at(const contractc_problems_t *problems,
+                                                size_t i)
+{
+    return contractc_problems_at(problems, i);
 }
 
 static char *store_text(char *dst, const char *s, size_t n)
@@ -131,23 +137,18 @@ static contractc_problem_t *problem_reserve(contractc_problems_t *problems, size
         size_t cap = problems->capacity_ ? problems->capacity_ * 8 : 8;
         if (cap > problems->cap)
             cap = problems->cap;
-        cc_store_t *store = cc_alloc(problems->allocator_, store_bytes(cap));
-        if (!store)
+        contractc_problem_t *items = cc_alloc(problems->allocator_, items_bytes(cap));
+        if (!items)
             return NULL;
-        store->text = NULL;
-        contractc_problem_t *items = (contractc_problem_t *)(void *)(store + 1);
         if (problems->items_) {
-            cc_store_t *old = cc_store_of(problems);
-            store->text = old->text;
             if (problems->count_)
                 memcpy(items, problems->items_, problems->count_ * sizeof *items);
-            cc_free(problems->allocator_, old, store_bytes(problems->capacity_));
+            cc_free(problems->allocator_, problems->items_, items_bytes(problems->capacity_));
         }
         problems->items_ = items;
         problems->capacity_ = cap;
     }
-    cc_store_t *store = cc_store_of(problems);
-    cc_text_block_t *b = store->text;
+    cc_text_block_t *b = problems->texts_;
     if (!b || b->size - b->used < total) {
         size_t size = !b ? CC_TEXT_BLOCK_MIN
                     : b->size < CC_TEXT_BLOCK_MAX / 4 ? b->size * 4 : CC_TEXT_BLOCK_MAX;
@@ -162,7 +163,7 @@ static contractc_problem_t *problem_reserve(contractc_problems_t *problems, size
         nb->first = problems->count_;
         nb->size = size;
         nb->used = 0;
-        store->text = b = nb;
+        problems->texts_ = b = nb;
     }
     contractc_problem_t *p = &problems->items_[problems->count_++];
     /* The path is stored first: cc_problems_truncate rewinds to it. */

@@ -30,10 +30,10 @@
 #include "reader.h"
 
 #define CC_PATH_MAX 4096           /* bytes of a path, "…" beyond */
-#define CC_MAX_FIELDS 1024         /* per object (the contract cap) */
+#define CC_MAX_FIELDS CONTRACTC_MAX_FIELDS /* per object (the contract cap) */
 #define CC_BITSET_WORDS (CC_MAX_FIELDS / 64)
 #define CC_SUM_MASKS 4             /* sum rules per object with exact gating */
-#define CC_SOURCE_MAX ((size_t)4 << 20)
+#define CC_SOURCE_MAX CONTRACTC_MAX_SOURCE_BYTES
 #define CC_ARENA_FIRST_MAX ((size_t)1 << 20) /* bytes reserved before reading */
 #define CC_MSG_INLINE 256          /* bytes of a message built without the heap */
 #define CC_PREFIX_STEPS 32         /* steps of an object's path kept (report_shared_key) */
