@@ -4,8 +4,9 @@
  *
  * libcurl carries the bytes; cJSON builds the request and reads the
  * response.  Two things cJSON cannot do are done here: message contents
- * are escaped by hand (a transcript may hold a rejected reply with invalid
- * UTF-8 or NUL bytes, and cJSON takes C strings), and a response whose
+ * are escaped by the runtime's contractc_json_string (a transcript may
+ * hold a rejected reply with invalid UTF-8 or NUL bytes, and cJSON takes C
+ * strings), and a response whose
  * reply text holds U+0000 is refused (cJSON would cut the text there, and a
  * cut reply could pass the contract).  The response itself is read by
  * chat_response.c, which does no I/O: this file hands it what libcurl
@@ -101,37 +102,6 @@ static void wipe(char *s)
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* RFC 8259 §6 number text. */
-static bool json_number(const char *s)
-{
-    size_t i = 0;
-    if (s[i] == '-')
-        i++;
-    if (s[i] == '0')
-        i++;
-    else if (s[i] >= '1' && s[i] <= '9')
-        while (is_digit(s[i]))
-            i++;
-    else
-        return false;
-    if (s[i] == '.') {
-        if (!is_digit(s[++i]))
-            return false;
-        while (is_digit(s[i]))
-            i++;
-    }
-    if (s[i] == 'e' || s[i] == 'E') {
-        i++;
-        if (s[i] == '+' || s[i] == '-')
-            i++;
-        if (!is_digit(s[i]))
-            return false;
-        while (is_digit(s[i]))
-            i++;
-    }
-    return s[i] == '\0';
-}
-
 static bool schema_name_valid(const char *s)
 {
     size_t n = strlen(s);
@@ -204,8 +174,9 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
         set_error(error, error_size, "schema_name must be 1 to 64 of [A-Za-z0-9_-]");
         return NULL;
     }
-    if ((config->temperature && !json_number(config->temperature)) ||
-        (config->seed && !json_number(config->seed))) {
+    if ((config->temperature &&
+         !contractc_json_number_valid(config->temperature, strlen(config->temperature))) ||
+        (config->seed && !contractc_json_number_valid(config->seed, strlen(config->seed)))) {
         set_error(error, error_size, "temperature and seed must be JSON number text");
         return NULL;
     }
@@ -312,65 +283,12 @@ unsigned contractc_chat_last_attempts(const contractc_chat_client_t *client)
 
 /* ---- the request ------------------------------------------------------------ */
 
-/* text[0..len) as a JSON string literal (NUL-terminated, malloc'd):
- * control characters (NUL included) escaped, each byte that does not start
- * a well-formed UTF-8 sequence (the runtime's rule,
- * contractc_utf8_valid_prefix) as U+FFFD. */
-static char *json_string(const char *text, size_t len)
-{
-    static const char hex[] = "0123456789abcdef";
-    if (len > (SIZE_MAX - 3) / 6)
-        return NULL;
-    char *out = malloc(len * 6 + 3); /* worst case: every byte as \u00XX */
-    if (!out)
-        return NULL;
-    const unsigned char *p = (const unsigned char *)text;
-    size_t o = 0, i = 0;
-    size_t good = 0; /* bytes from i on known to be well-formed UTF-8 */
-    out[o++] = '"';
-    while (i < len) {
-        if (good == 0) {
-            good = contractc_utf8_valid_prefix(text + i, len - i);
-            if (good == 0) {
-                memcpy(out + o, "\xEF\xBF\xBD", 3); /* 3 bytes for one: fits in 6 */
-                o += 3;
-                i++;
-                continue;
-            }
-        }
-        unsigned char ch = p[i];
-        /* well-formed: the lead byte says the length */
-        size_t k = ch < 0x80 ? 1 : ch >= 0xF0 ? 4 : ch >= 0xE0 ? 3 : 2;
-        good -= k;
-        if (ch == '"' || ch == '\\') {
-            out[o++] = '\\';
-            out[o++] = (char)ch;
-            i++;
-        } else if (ch == '\n') {
-            out[o++] = '\\';
-            out[o++] = 'n';
-            i++;
-        } else if (ch < 0x20) {
-            memcpy(out + o, "\\u00", 4);
-            out[o + 4] = hex[ch >> 4];
-            out[o + 5] = hex[ch & 15];
-            o += 6;
-            i++;
-        } else {
-            memcpy(out + o, text + i, k);
-            o += k;
-            i += k;
-        }
-    }
-    out[o++] = '"';
-    out[o] = '\0';
-    return out;
-}
-
-/* Adds key: a JSON string of text[0..len) (escaped by json_string). */
+/* Adds key: a JSON string of text[0..len), escaped by the runtime's one
+ * escaper (control characters, NUL included, escaped; invalid UTF-8 as
+ * U+FFFD). */
 static bool add_text(cJSON *obj, const char *key, const char *text, size_t len)
 {
-    char *lit = json_string(text, len);
+    char *lit = contractc_json_string(text, len, NULL);
     cJSON *raw = lit ? cJSON_CreateRaw(lit) : NULL;
     free(lit);
     if (!raw || !cJSON_AddItemToObject(obj, key, raw)) {

@@ -10,13 +10,15 @@
 #   -DAMALGAMATION=.../contractc_runtime.c   the one-file runtime (written)
 #   -DOUT=.../vendor_files.c                 both files as byte arrays (written)
 #
-# The amalgamation is the private headers (each once, in include order) and
-# then every source, with their private #includes dropped.  A file-local name
-# (static function or variable, file-scope type or tag) that two sources
-# both define is renamed with a #define for the extent of its file, and the
-# macros a source defines are #undef'd after it, so each static stays private
-# to its part exactly as in the separate-file build.  Output is a function of
-# the input bytes only: no paths, dates or host names.
+# The amalgamation is plain concatenation: CC_PRIVATE defined as `static`
+# (runtime/src/private.h), the private headers (each once, in include order)
+# and then every source, with their private #includes dropped.  So every
+# function the runtime's files share is static in the one file, and a
+# vendored runtime exports the public contractc_* functions alone.  That
+# needs each file-local name (static function or variable, file-scope type
+# or tag, macro) to be defined by one source only: a name that two sources
+# define stops the build here, naming both (rename one of them).  Output is
+# a function of the input bytes only: no paths, dates or host names.
 cmake_minimum_required(VERSION 3.21)
 foreach(v SRC_DIR SOURCES HEADER LICENSE VERSION AMALGAMATION OUT)
   if(NOT DEFINED ${v})
@@ -58,7 +60,7 @@ function(private_includes var text)
   set(${var} "${found}" PARENT_SCOPE)
 endfunction()
 
-# File-local names defined at file scope by one source.  Scanned on a copy
+# File-local names defined at file scope by one source, and its macros.  Scanned on a copy
 # in which '[', ']' and ';' are replaced, so CMake's list syntax cannot
 # split or bracket a match.
 function(local_names var text)
@@ -73,7 +75,8 @@ function(local_names var text)
       "\ntypedef [^\n{]*[ *](${id}),"              # typedef T NAME;
       "\n} *(${id}),"                              # } NAME; closing a typedef
       "\n(struct|union|enum) (${id}) *{"           # struct TAG {
-      "\ntypedef (struct|union|enum) (${id})")     # typedef struct TAG
+      "\ntypedef (struct|union|enum) (${id})"      # typedef struct TAG
+      "\n# *define (${id})")                        # macros
     string(REGEX MATCHALL "${re}" hits "${scan}")
     foreach(hit IN LISTS hits)
       string(REGEX REPLACE "${re}" "\\1" name "${hit}")
@@ -110,41 +113,30 @@ while(pending)
   endif()
 endwhile()
 
-# ---- sources --------------------------------------------------------------
+# ---- sources ----------------------------------------------------------------
+# Plain concatenation, after a check that no two sources define one
+# file-local name (they would collide in the one file).
 set(all_names "")
+set(clashes "")
 foreach(s IN LISTS SOURCES)
-  file(READ ${SRC_DIR}/${s} text_${s})
-  local_names(names_${s} "${text_${s}}")
-  list(APPEND all_names ${names_${s}})
-endforeach()
-set(shared_names ${all_names})
-list(REMOVE_DUPLICATES shared_names)
-foreach(n IN LISTS shared_names)
-  list(FIND all_names ${n} first)
-  list(REMOVE_AT all_names ${first})
-endforeach()
-set(shared_names ${all_names})    # names defined by two or more sources
-list(REMOVE_DUPLICATES shared_names)
-
-foreach(s IN LISTS SOURCES)
-  set(text "${text_${s}}")
-  strip_includes(text)
-  string(REGEX REPLACE "\\.c$" "" stem "${s}")
-  set(pre "")
-  set(post "")
-  foreach(n IN LISTS names_${s})
-    if(n IN_LIST shared_names)
-      string(APPEND pre "#define ${n} ${n}_${stem}_\n")
-      string(APPEND post "#undef ${n}\n")
+  file(READ ${SRC_DIR}/${s} text)
+  local_names(names "${text}")
+  foreach(n IN LISTS names)
+    if(DEFINED owner_${n})
+      list(APPEND clashes "${n} (${owner_${n}} and ${s})")
+    else()
+      set(owner_${n} ${s})
     endif()
   endforeach()
-  string(REGEX MATCHALL "\n#define [A-Za-z_][A-Za-z0-9_]*" macros "\n${text}")
-  foreach(m IN LISTS macros)
-    string(REGEX REPLACE "\n#define " "" m "${m}")
-    string(APPEND post "#undef ${m}\n")
-  endforeach()
-  string(APPEND body "/* ==== ${s} ==== */\n${pre}${text}\n${post}")
+  strip_includes(text)
+  string(APPEND body "/* ==== ${s} ==== */\n${text}\n")
 endforeach()
+if(clashes)
+  list(JOIN clashes ", " clashes)
+  message(FATAL_ERROR "embed_runtime.cmake: the one-file runtime is the sources one after "
+    "another, so a file-local name may be defined by one source only; rename one of each: "
+    "${clashes}")
+endif()
 
 file(READ ${LICENSE} license_text)
 string(STRIP "${license_text}" license_text)
@@ -164,11 +156,16 @@ set(amalgamation "/*
  * Build: cc -I. app.c NAME.c contractc_runtime.c   (C99, the C library only)
  *
  * Parts: ${header_list}; then ${source_list}.
- * A file-local name that two parts share is renamed with #define for the
- * extent of its part, so every static stays private to its part.
+ * The parts one after another; the functions they share are static here
+ * (CC_PRIVATE), so this file exports the public contractc_* functions only.
  *
 ${license_text}
  */
+#if defined(__GNUC__) || defined(__clang__)
+#define CC_PRIVATE static __attribute__((unused))
+#else
+#define CC_PRIVATE static
+#endif
 #include \"contractc/contractc.h\"
 
 ${body}")

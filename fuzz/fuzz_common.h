@@ -59,7 +59,7 @@ static inline void fuzz_check_problems(contractc_status_t status,
     FUZZ_CHECK(n >= 1, "rejected without a problem");
     FUZZ_CHECK(n <= problems->cap, "%zu problems over the cap %zu", n, problems->cap);
     for (size_t i = 0; i < n; i++) {
-        const contractc_problem_t *p = contractc_problem_at(problems, i);
+        const contractc_problem_t *p = contractc_problems_at(problems, i);
         FUZZ_CHECK(p != NULL, "problem %zu is NULL", i);
         FUZZ_CHECK((int)p->kind >= 0 && p->kind < CONTRACTC_KIND_COUNT_, "kind %d", (int)p->kind);
         FUZZ_CHECK(p->path && p->path[0] == '$', "path \"%s\"", p->path ? p->path : "(null)");

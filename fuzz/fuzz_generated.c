@@ -68,7 +68,7 @@ static void run(const contractc_contract_t *contract, const char *reply, size_t 
                                                 again.bytes, &p2);
         FUZZ_CHECK(s2 == CONTRACTC_OK, "%s: the canonical form %s is %s (%s)", contract->name,
                    json, contractc_status_name(s2),
-                   contractc_problems_count(&p2) ? contractc_problem_at(&p2, 0)->message : "");
+                   contractc_problems_count(&p2) ? contractc_problems_at(&p2, 0)->message : "");
         size_t len2 = 0;
         char *json2 = contractc_to_json(contract, again.bytes, &len2);
         FUZZ_CHECK(json2 && len2 == len && memcmp(json, json2, len) == 0,

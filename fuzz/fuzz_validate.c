@@ -74,7 +74,7 @@ static result_t parse(const contractc_contract_t *contract, const char *reply, s
     cc_buf_printf(&b, "%s fenced=%d dropped=%zu\n", contractc_status_name(r.status),
                   (int)problems.fenced, problems.dropped);
     for (size_t i = 0; i < contractc_problems_count(&problems); i++) {
-        const contractc_problem_t *p = contractc_problem_at(&problems, i);
+        const contractc_problem_t *p = contractc_problems_at(&problems, i);
         cc_buf_printf(&b, "%s %s %zu:%zu %s | %s | %s\n", contractc_kind_name(p->kind), p->path,
                       p->line, p->column, p->message, p->log_message, p->rule ? p->rule : "-");
     }

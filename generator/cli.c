@@ -679,7 +679,7 @@ static char *validate_json(bool accepted, const contractc_problems_t *problems, 
     bool ok = cJSON_AddBoolToObject(root, "accepted", accepted) &&
               (arr = cJSON_AddArrayToObject(root, "problems")) != NULL;
     for (size_t i = 0; ok && i < contractc_problems_count(problems); i++) {
-        const contractc_problem_t *p = contractc_problem_at(problems, i);
+        const contractc_problem_t *p = contractc_problems_at(problems, i);
         cJSON *o = cJSON_CreateObject();
         ok = o && cJSON_AddItemToArray(arr, o) && cJSON_AddStringToObject(o, "path", p->path) &&
              cJSON_AddStringToObject(o, "kind", contractc_kind_name(p->kind)) &&
@@ -842,7 +842,7 @@ static int cmd_validate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
         cc_buf_puts(&text, value);
     } else {
         for (size_t i = 0; i < contractc_problems_count(&problems); i++) {
-            const contractc_problem_t *p = contractc_problem_at(&problems, i);
+            const contractc_problem_t *p = contractc_problems_at(&problems, i);
             cc_buf_printf(&text, "%s: %s\n", p->path, p->message);
         }
         if (problems.dropped)

@@ -4,6 +4,8 @@
  */
 #include "lexical.h"
 
+#include "contractc/contractc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,32 +80,7 @@ bool cc_is_integer_text(const char *s)
 /* RFC 8259 number grammar (a number bound is written as a JSON number). */
 bool cc_is_json_number(const char *s)
 {
-    if (*s == '-')
-        s++;
-    if (*s == '0')
-        s++;
-    else if (*s >= '1' && *s <= '9')
-        while (*s >= '0' && *s <= '9')
-            s++;
-    else
-        return false;
-    if (*s == '.') {
-        s++;
-        if (*s < '0' || *s > '9')
-            return false;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (*s < '0' || *s > '9')
-            return false;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    return *s == '\0';
+    return contractc_json_number_valid(s, strlen(s)); /* the reader's own grammar */
 }
 
 size_t cc_code_points(const char *s)

@@ -25,16 +25,16 @@
 #include "diag.h"
 #include "pattern.h"
 
-/* Caps of the design page ("YAML typing"). */
+/* Caps of a contract (docs/contract-language.md §3.2). */
 #define CC_MAX_CONTRACT_BYTES ((size_t)1 << 20)  /* 1 MiB */
-#define CC_MAX_FIELDS 1024                       /* per object */
+#define CC_MAX_FIELDS CONTRACTC_MAX_FIELDS        /* per object */
 #define CC_MAX_DEPTH 32                          /* levels of the contract's values */
 #define CC_MAX_YAML_NODES 65536
 #define CC_MAX_YAML_NESTING 128                  /* YAML collections inside each other */
 #define CC_MAX_REPLY_BYTES ((uint64_t)1 << 30)   /* reply.max_bytes: 1 GiB */
-#define CC_DEFAULT_REPLY_BYTES ((uint64_t)1 << 20)
-#define CC_DEFAULT_REPLY_DEPTH 64
-#define CC_MAX_REPLY_DEPTH 1024
+#define CC_DEFAULT_REPLY_BYTES ((uint64_t)CONTRACTC_DEFAULT_MAX_BYTES)
+#define CC_DEFAULT_REPLY_DEPTH CONTRACTC_DEFAULT_MAX_DEPTH
+#define CC_MAX_REPLY_DEPTH CONTRACTC_MAX_DEPTH
 /* Fields, rules and enum values once every use of a named type is written
  * out in full, as the prompt, the schemas and the canonical model write it
  * (check.c counts them before anything is expanded). */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contractc/contractc.h"
+
 static bool reserve(cc_buf_t *b, size_t extra)
 {
     if (b->failed)
@@ -70,27 +72,16 @@ void cc_buf_printf(cc_buf_t *b, const char *fmt, ...)
 
 void cc_buf_json_string(cc_buf_t *b, const char *s, size_t n)
 {
-    cc_buf_putc(b, '"');
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        cc_buf_append(b, s + run, i - run);
-        run = i + 1;
-        switch (c) {
-        case '"': cc_buf_puts(b, "\\\""); break;
-        case '\\': cc_buf_puts(b, "\\\\"); break;
-        case '\b': cc_buf_puts(b, "\\b"); break;
-        case '\f': cc_buf_puts(b, "\\f"); break;
-        case '\n': cc_buf_puts(b, "\\n"); break;
-        case '\r': cc_buf_puts(b, "\\r"); break;
-        case '\t': cc_buf_puts(b, "\\t"); break;
-        default: cc_buf_printf(b, "\\u%04x", c); break;
-        }
+    /* the runtime's one escaper, so that the schema, the prompt and the
+     * hash escape exactly as the canonical form does */
+    size_t len = 0;
+    char *lit = contractc_json_string(s, n, &len);
+    if (!lit) {
+        b->failed = true;
+        return;
     }
-    cc_buf_append(b, s + run, n - run);
-    cc_buf_putc(b, '"');
+    cc_buf_append(b, lit, len);
+    free(lit);
 }
 
 void cc_buf_c_string(cc_buf_t *b, const char *s, size_t n)

@@ -11,11 +11,9 @@
 #   dialects_differential_<contract> 10,000 seeded replies through the
 #                                    generated parser and ajv
 contractc_check_test(test_dialects GENERATOR LIBS PkgConfig::CJSON)
-if(TARGET test_dialects)
-  add_dependencies(test_dialects contractc)
-  target_compile_definitions(test_dialects PRIVATE
-    CONTRACTC_EXE="$<TARGET_FILE:contractc>")
-endif()
+add_dependencies(test_dialects contractc)
+target_compile_definitions(test_dialects PRIVATE
+  CONTRACTC_EXE="$<TARGET_FILE:contractc>")
 
 set(DIALECTS_NODE_DIR ${CMAKE_CURRENT_BINARY_DIR}/schema-node)
 set(DIALECTS_SCHEMA_DIR ${CMAKE_CURRENT_SOURCE_DIR}/schema)

@@ -15,19 +15,15 @@ if(NOT CONTRACTC_SANITIZE AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
 endif()
 
 contractc_check_test(test_alloc_fail GENERATOR LIBS test_contracts PkgConfig::CJSON)
-if(TARGET test_alloc_fail)
-  if(_shim_defs)
-    target_compile_definitions(test_alloc_fail PRIVATE ${_shim_defs})
-    add_dependencies(test_alloc_fail contractc_alloc_shim contractc)
-  endif()
-  set_tests_properties(test_alloc_fail PROPERTIES TIMEOUT 1800)
+if(_shim_defs)
+  target_compile_definitions(test_alloc_fail PRIVATE ${_shim_defs})
+  add_dependencies(test_alloc_fail contractc_alloc_shim contractc)
 endif()
+set_tests_properties(test_alloc_fail PROPERTIES TIMEOUT 1800)
 
 contractc_check_test(test_hostile GENERATOR LIBS test_contracts PkgConfig::CJSON)
-if(TARGET test_hostile)
-  target_compile_definitions(test_hostile PRIVATE
-    CONTRACTC_EXE="$<TARGET_FILE:contractc>")
-  add_dependencies(test_hostile contractc)
-  # The time bound of the hostile contracts: each must finish far inside it.
-  set_tests_properties(test_hostile PROPERTIES TIMEOUT 300)
-endif()
+target_compile_definitions(test_hostile PRIVATE
+  CONTRACTC_EXE="$<TARGET_FILE:contractc>")
+add_dependencies(test_hostile contractc)
+# The time bound of the hostile contracts: each must finish far inside it.
+set_tests_properties(test_hostile PROPERTIES TIMEOUT 300)

@@ -21,12 +21,10 @@ contractc_check_test(test_nested GENERATOR LIBS nested_contracts)
 # Under the sanitizers every size is divided by 8 (ASan's shadow memory and
 # checks make the full sizes slow); the ratios are the same.
 contractc_check_test(test_nested_limits LIBS nested_contracts)
-if(TARGET test_nested_limits)
-  if(CONTRACTC_SANITIZE)
-    target_compile_definitions(test_nested_limits PRIVATE NESTED_SIZE_DIVISOR=8)
-  endif()
-  set_tests_properties(test_nested_limits PROPERTIES TIMEOUT 300)
+if(CONTRACTC_SANITIZE)
+  target_compile_definitions(test_nested_limits PRIVATE NESTED_SIZE_DIVISOR=8)
 endif()
+set_tests_properties(test_nested_limits PROPERTIES TIMEOUT 300)
 
 # Work, counted in instructions: callgrind on two sizes of each bad input
 # (tests/e2e/bench_nested.sh).  Not under the sanitizers (valgrind cannot run

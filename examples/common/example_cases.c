@@ -55,7 +55,7 @@ static int as_expected(const char *expect, const char *list, contractc_status_t 
         size_t len = end ? (size_t)(end - p) : strlen(p);
         int found = 0;
         for (size_t i = 0; i < n && !found; i++) {
-            const contractc_problem_t *q = contractc_problem_at(problems, i);
+            const contractc_problem_t *q = contractc_problems_at(problems, i);
             char item[512];
             snprintf(item, sizeof item, "%s:%s", q->path, contractc_kind_name(q->kind));
             found = strlen(item) == len && strncmp(item, p, len) == 0;
@@ -74,7 +74,7 @@ static void print_rejection(const contractc_problems_t *problems)
     if (problems->fenced)
         printf("  (the reply was wrapped in a Markdown fence)\n");
     for (size_t i = 0; i < contractc_problems_count(problems); i++) {
-        const contractc_problem_t *p = contractc_problem_at(problems, i);
+        const contractc_problem_t *p = contractc_problems_at(problems, i);
         printf("  %s [%s]: %s\n", p->path, contractc_kind_name(p->kind), p->message);
     }
     char *repair = NULL;

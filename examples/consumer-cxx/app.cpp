@@ -52,7 +52,7 @@ struct problem_list {
     {
         std::vector<std::string> out;
         for (size_t i = 0; i < contractc_problems_count(&list); i++)
-            out.emplace_back(contractc_problem_at(&list, i)->path);
+            out.emplace_back(contractc_problems_at(&list, i)->path);
         return out;
     }
 };
@@ -76,7 +76,7 @@ record_ptr parse(std::string_view reply, problem_list &problems)
     if (st != CONTRACTC_OK) {
         std::printf("%s:\n", contractc_status_name(st));
         for (size_t i = 0; i < contractc_problems_count(&problems.list); i++) {
-            const contractc_problem_t *p = contractc_problem_at(&problems.list, i);
+            const contractc_problem_t *p = contractc_problems_at(&problems.list, i);
             std::printf("  %s: %s\n", p->path, p->message);
         }
         delete record; // a rejected parse leaves nothing to free

@@ -138,7 +138,7 @@ static void to_a_person(void *user, const contractc_decision_t *decision, const 
                contractc_outcome_name(decision->outcome), decision->attempt_count, reply_len);
     (void)reply;
     for (size_t i = 0; i < contractc_problems_count(problems); i++) {
-        const contractc_problem_t *p = contractc_problem_at(problems, i);
+        const contractc_problem_t *p = contractc_problems_at(problems, i);
         printf("    %s [%s]: %s\n", p->path, contractc_kind_name(p->kind), p->message);
     }
     printf("  (%s: the refund waits for a person; nothing is paid)\n", record_id);
@@ -285,13 +285,13 @@ int main(int argc, char **argv)
         } else {
             failed++;
         }
-        contractc_log_status_t ls = contractc_log_write(&log, &decision, &entry, &rec);
-        if (ls != CONTRACTC_LOG_WRITTEN) {
+        contractc_status_t ls = contractc_log_write(&log, &decision, &entry, &rec);
+        if (ls != CONTRACTC_OK) {
             /* Never lose a decision silently: say so, and keep the line. */
             char *text = NULL;
             contractc_log_format(&decision, &entry, &rec, NULL, NULL, &text, NULL);
             fprintf(stderr, "refund_loop_example: the decision of %s was NOT logged (%s)%s%s",
-                    record_id, contractc_log_status_name(ls), text ? "; the line:\n" : "\n",
+                    record_id, contractc_status_name(ls), text ? "; the line:\n" : "\n",
                     text ? text : "");
             free(text);
             errors++;

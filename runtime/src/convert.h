@@ -11,6 +11,7 @@
 #define CONTRACTC_CONVERT_H
 
 #include "contractc/contractc.h"
+#include "private.h"
 
 typedef enum cc_convert {
     CC_CONVERT_OK = 0,
@@ -23,14 +24,14 @@ typedef enum cc_convert {
  * (CC_CONVERT_FORMAT otherwise), within ±(2^53 − 1) (RFC 7493 section 2.2;
  * CC_CONVERT_RANGE otherwise).  "-0" is 0.  `text` is a valid number token.
  */
-cc_convert_t cc_convert_integer(const char *text, size_t len, int64_t *out);
+CC_PRIVATE cc_convert_t cc_convert_integer(const char *text, size_t len, int64_t *out);
 
 /*
  * An RFC 8259 number token as the nearest double (round half to even,
  * correctly rounded for every input length).  CC_CONVERT_RANGE when it
  * overflows to infinity, or when a non-zero value underflows to 0.
  */
-cc_convert_t cc_convert_number(const char *text, size_t len, double *out);
+CC_PRIVATE cc_convert_t cc_convert_number(const char *text, size_t len, double *out);
 
 /*
  * The shortest text that reads back to `value` (finite), as ECMAScript's
@@ -39,7 +40,7 @@ cc_convert_t cc_convert_number(const char *text, size_t len, double *out);
  * "5e-324"); "-0" as "0".
  * Writes at most 32 bytes plus a NUL to buf; returns the length.
  */
-size_t cc_format_number(double value, char buf[33]);
+CC_PRIVATE size_t cc_format_number(double value, char buf[33]);
 
 /*
  * A decimal string (the JSON string's decoded text) in minor units:
@@ -47,12 +48,12 @@ size_t cc_format_number(double value, char buf[33]);
  * leading '-' only when is_signed ("-0.00" is accepted as 0).
  * CC_CONVERT_FORMAT when not of that form, CC_CONVERT_RANGE beyond int64.
  */
-cc_convert_t cc_convert_decimal(const char *text, size_t len, uint8_t scale,
+CC_PRIVATE cc_convert_t cc_convert_decimal(const char *text, size_t len, uint8_t scale,
                                 bool is_signed, int64_t *minor);
 
 /* Writes minor units as a decimal with `scale` fraction digits ("1250.00").
  * buf holds at least 42 bytes; returns the length. */
-size_t cc_format_decimal(int64_t minor, uint8_t scale, char buf[42]);
+CC_PRIVATE size_t cc_format_decimal(int64_t minor, uint8_t scale, char buf[42]);
 
 /*
  * The words of a decimal's form, the one wording of the prompt, the dialect
@@ -64,7 +65,7 @@ size_t cc_format_decimal(int64_t minor, uint8_t scale, char buf[42]);
  * returns the length.
  */
 #define CC_DECIMAL_FORM_MAX 64
-size_t cc_decimal_form(uint8_t scale, bool is_signed, char buf[CC_DECIMAL_FORM_MAX]);
+CC_PRIVATE size_t cc_decimal_form(uint8_t scale, bool is_signed, char buf[CC_DECIMAL_FORM_MAX]);
 
 /* The forms of a date and a date-time in words, and the examples shown
  * when the contract gives none: the one wording of the prompt, the dialect
@@ -75,7 +76,7 @@ size_t cc_decimal_form(uint8_t scale, bool is_signed, char buf[CC_DECIMAL_FORM_M
 #define CC_DATETIME_EXAMPLE "2024-03-01T14:30:00Z"
 
 /* YYYY-MM-DD, a real calendar date (proleptic Gregorian, leap years). */
-cc_convert_t cc_convert_date(const char *text, size_t len, contractc_date_t *out);
+CC_PRIVATE cc_convert_t cc_convert_date(const char *text, size_t len, contractc_date_t *out);
 
 /*
  * RFC 3339 section 5.6 date-time, contractc's profile: 'T' and 'Z'
@@ -83,10 +84,10 @@ cc_convert_t cc_convert_date(const char *text, size_t len, contractc_date_t *out
  * (hh <= 23, mm <= 59), no leap second (:60), no 24:00.  Also records how
  * it was written (fraction_digits, zone) so the canonical form can echo it.
  */
-cc_convert_t cc_convert_datetime(const char *text, size_t len,
+CC_PRIVATE cc_convert_t cc_convert_datetime(const char *text, size_t len,
                                  contractc_datetime_t *out);
 
 /* Days since 1970-01-01 of a valid date (for comparing instants). */
-int64_t cc_days_from_civil(int32_t year, unsigned month, unsigned day);
+CC_PRIVATE int64_t cc_days_from_civil(int32_t year, unsigned month, unsigned day);
 
 #endif /* CONTRACTC_CONVERT_H */

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "private.h"
+
 /*
  * Writes the body of a GBNF string literal (no quotes) that matches the
  * bytes s[0..n) exactly: '"' as \", '\' as \\, bytes below 0x20 and 0x7F
@@ -17,6 +19,6 @@
  * literals as UTF-8).  out holds at least 4 * n bytes, or is NULL to
  * count.  Returns the length written (no NUL).
  */
-size_t cc_gbnf_escape(const char *s, size_t n, char *out);
+CC_PRIVATE size_t cc_gbnf_escape(const char *s, size_t n, char *out);
 
 #endif /* CONTRACTC_GBNF_TEXT_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "contractc/contractc.h"
+#include "private.h"
 
 /* Inlining steered where it was measured (docs/runtime-internals.md,
  * "Inlining"): CC_INLINE for a small helper of a hot loop that must be
@@ -40,8 +41,8 @@ static inline unsigned cc_lowest_bit(uint32_t m)
 }
 
 /* ---- allocation (allocator or malloc) --------------------------------- */
-void *cc_alloc(const contractc_allocator_t *a, size_t size);
-void cc_free(const contractc_allocator_t *a, void *ptr, size_t size);
+CC_PRIVATE void *cc_alloc(const contractc_allocator_t *a, size_t size);
+CC_PRIVATE void cc_free(const contractc_allocator_t *a, void *ptr, size_t size);
 
 /* ---- arena.c ----------------------------------------------------------
  * Blocks of memory freed all at once.  Aligned objects (structs, arrays)
@@ -49,7 +50,7 @@ void cc_free(const contractc_allocator_t *a, void *ptr, size_t size);
  * so an array being filled is usually the last bottom allocation and can
  * grow in place.  The arena struct lives in its first block: one
  * allocation for a record in the common case. */
-contractc_arena_t *cc_arena_create(const contractc_allocator_t *allocator,
+CC_PRIVATE contractc_arena_t *cc_arena_create(const contractc_allocator_t *allocator,
                                    size_t first_block);
 
 /* The layout, here for the inline part of cc_arena_alloc_bytes; only
@@ -73,11 +74,11 @@ struct contractc_arena {
 #define CC_ARENA_HEADER ((sizeof(cc_block_t) + 15u) & ~(size_t)15u)
 /* Aligned (align: power of two <= 16) zeroed memory; NULL when out of
  * memory or on size overflow. */
-void *cc_arena_alloc(contractc_arena_t *arena, size_t size, size_t align);
+CC_PRIVATE void *cc_arena_alloc(contractc_arena_t *arena, size_t size, size_t align);
 /* size bytes for text (no alignment, not zeroed); NULL when out of memory
  * or on size overflow.  Inline while the head block has room: every
  * string value of a record is stored through it. */
-char *cc_arena_alloc_bytes_slow(contractc_arena_t *arena, size_t size);
+CC_PRIVATE char *cc_arena_alloc_bytes_slow(contractc_arena_t *arena, size_t size);
 static inline char *cc_arena_alloc_bytes(contractc_arena_t *arena, size_t size)
 {
     cc_block_t *b = arena->head;
@@ -89,12 +90,12 @@ static inline char *cc_arena_alloc_bytes(contractc_arena_t *arena, size_t size)
 }
 /* Grows the latest cc_arena_alloc result `ptr` from old_size to new_size
  * bytes (in place when possible, else moved; the new part is zeroed). */
-void *cc_arena_grow(contractc_arena_t *arena, void *ptr, size_t old_size,
+CC_PRIVATE void *cc_arena_grow(contractc_arena_t *arena, void *ptr, size_t old_size,
                     size_t new_size, size_t align);
 /* Number of blocks (allocations) and bytes reserved, for tests and bench. */
-size_t cc_arena_blocks(const contractc_arena_t *arena);
-size_t cc_arena_reserved(const contractc_arena_t *arena);
-void cc_arena_destroy(contractc_arena_t *arena); /* NULL-safe */
+CC_PRIVATE size_t cc_arena_blocks(const contractc_arena_t *arena);
+CC_PRIVATE size_t cc_arena_reserved(const contractc_arena_t *arena);
+CC_PRIVATE void cc_arena_destroy(contractc_arena_t *arena); /* NULL-safe */
 
 /* ---- str: a capped text builder for messages ---------------------------
  * Messages are built only on rejection; the builder uses the problem
@@ -112,7 +113,7 @@ typedef struct cc_str {
     const contractc_allocator_t *allocator;
 } cc_str_t;
 
-void cc_str_init(cc_str_t *s, const contractc_allocator_t *allocator);
+CC_PRIVATE void cc_str_init(cc_str_t *s, const contractc_allocator_t *allocator);
 /* Starts in buf[0..size) (size >= 1), which must outlive the builder's use.
  * Inline, like cc_str_append and cc_str_free: a message is a handful of
  * stores when it fits its buffer. */
@@ -127,7 +128,7 @@ static inline void cc_str_init_buf(cc_str_t *s, const contractc_allocator_t *all
     buf[0] = '\0';
 }
 /* Makes room and appends (the out-of-line half of cc_str_append). */
-void cc_str_append_slow(cc_str_t *s, const char *text, size_t n);
+CC_PRIVATE void cc_str_append_slow(cc_str_t *s, const char *text, size_t n);
 
 /* Messages are built from many short pieces: the common case (the piece
  * fits) is inline, so that a literal's strlen folds and no call is made.
@@ -149,13 +150,42 @@ static inline void cc_str_puts(cc_str_t *s, const char *text)
     cc_str_append(s, text, strlen(text));
 }
 
-void cc_str_putu(cc_str_t *s, uint64_t value);
-void cc_str_puti(cc_str_t *s, int64_t value);
+CC_PRIVATE void cc_str_putu(cc_str_t *s, uint64_t value);
+CC_PRIVATE void cc_str_puti(cc_str_t *s, int64_t value);
+
+/* ---- JSON text (RFC 8259): the one string escaper and number check ----
+ * Everything the runtime writes or checks as JSON goes through these two
+ * (the canonical form, the decision log, messages that quote a value), and
+ * so do the generator and the chat client, through the public
+ * contractc_json_string and contractc_json_number_valid. */
+
+/* Appends text[0..n) as a JSON string literal in the canonical form's
+ * minimal escaping (docs/contract-language.md, "Canonical form of a
+ * record"): '"' and '\' with a backslash, the control characters below
+ * U+0020 as \b \f \n \r \t or \u00xx (lowercase hex), every other
+ * byte as it is, except that a byte starting no well-formed UTF-8 sequence
+ * becomes U+FFFD, so the literal is always valid JSON.  max_code_points
+ * > 0: at most that many code points of the text, then "…" inside the
+ * quotes when more followed; 0: all of it. */
+CC_PRIVATE void cc_str_json_string(cc_str_t *s, const char *text, size_t n, size_t max_code_points);
+
+/* True when s[0..n) is exactly one RFC 8259 number (section 6: no sign
+ * but '-', no leading zero, no white space around it), by the reader's own
+ * number scan (cc_scan_number). */
+CC_PRIVATE bool cc_json_number_valid(const char *s, size_t n);
+
+/* How many code points of a reply value a message quotes (design page,
+ * "Fine print"). */
+#define CC_ECHO_CODE_POINTS 40
+
 /* Appends a reply value as a JSON string literal, cut to 40 code points
- * with "…" (design page, "Fine print"). */
-void cc_str_quote(cc_str_t *s, const char *text, size_t n);
+ * with "…". */
+static inline void cc_str_quote(cc_str_t *s, const char *text, size_t n)
+{
+    cc_str_json_string(s, text, n, CC_ECHO_CODE_POINTS);
+}
 /* Appends raw token text (numbers), cut to 40 bytes with "…". */
-void cc_str_token(cc_str_t *s, const char *text, size_t n);
+CC_PRIVATE void cc_str_token(cc_str_t *s, const char *text, size_t n);
 static inline void cc_str_free(cc_str_t *s)
 {
     if (s->owned)
@@ -170,7 +200,7 @@ static inline void cc_str_free(cc_str_t *s)
 /* Appends a problem (copies every string: path[0..np), message[0..nm),
  * log_message[0..nl), rule NUL-terminated or NULL).  Counts it in
  * `dropped` beyond the cap.  Returns false only when out of memory. */
-bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
+CC_PRIVATE bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
                      const char *path, size_t np, const char *message, size_t nm,
                      const char *log_message, size_t nl, const char *rule,
                      size_t line, size_t column);
@@ -178,7 +208,7 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
  * those of problem `like` of the same list (stored once, shared: a hostile
  * reply with many unexpected keys repeats one message).  As
  * cc_problems_add otherwise. */
-bool cc_problems_add_like(contractc_problems_t *problems, contractc_kind_t kind,
+CC_PRIVATE bool cc_problems_add_like(contractc_problems_t *problems, contractc_kind_t kind,
                           const char *path, size_t np, size_t like);
 /*
  * The list's storage (problems.c; here for the inline half of
@@ -186,31 +216,19 @@ bool cc_problems_add_like(contractc_problems_t *problems, contractc_kind_t kind,
  * by the list and filled in order, so that a reported problem costs no
  * allocation of its own (a hostile reply reports dozens, and each paid a
  * malloc and a free), and dropping the problems from index `keep` on frees
- * the newer blocks and rewinds the one left.  The public struct has no
- * room for the block chain: it lives in a header in front of the problem
- * array, and items_ points just past it.  A problem may share the texts of
- * an earlier one (cc_problems_add_like): texts are only shared backwards,
- * so cutting the list at `keep` never leaves a kept problem pointing into
- * a freed block.  A problem's path is its first text: the rewind goes
- * back to it.
+ * the newer blocks and rewinds the one left.  The list's private member
+ * texts_ points at the newest block, NULL before the first.  A problem may
+ * share the texts of an earlier one (cc_problems_add_like): texts are only
+ * shared backwards, so cutting the list at `keep` never leaves a kept
+ * problem pointing into a freed block.  A problem's path is its first
+ * text: the rewind goes back to it.
  */
-typedef struct cc_text_block {
-    struct cc_text_block *prev; /* the older block */
+typedef struct contractc_text_block_ {
+    struct contractc_text_block_ *prev; /* the older block */
     size_t first;               /* index of the first problem stored here */
     size_t size, used;          /* bytes of data[] */
     char data[];
 } cc_text_block_t;
-
-typedef union cc_store {
-    cc_text_block_t *text;      /* the newest block, NULL before the first */
-    contractc_problem_t align_; /* keeps the array after the header aligned */
-} cc_store_t;
-
-/* The header of a list with items_ != NULL. */
-static inline cc_store_t *cc_store_of(const contractc_problems_t *problems)
-{
-    return (cc_store_t *)(void *)problems->items_ - 1;
-}
 
 /* cc_problems_add_like with the path written in place, so that it is not
  * built elsewhere and copied: appends a problem like `like` (the caller has
@@ -220,13 +238,13 @@ static inline cc_store_t *cc_store_of(const contractc_problems_t *problems)
  * list is used again.  Inline when the problem fits in the item array and
  * the newest block (all but a few of a list's problems): a call cost more
  * than the work. */
-char *cc_problems_open_like_slow(contractc_problems_t *problems, contractc_kind_t kind,
+CC_PRIVATE char *cc_problems_open_like_slow(contractc_problems_t *problems, contractc_kind_t kind,
                                  size_t np_max, size_t like);
 static inline char *cc_problems_open_like(contractc_problems_t *problems, contractc_kind_t kind,
                                           size_t np_max, size_t like)
 {
     cc_text_block_t *b;
-    if (problems->count_ < problems->capacity_ && (b = cc_store_of(problems)->text) != NULL &&
+    if (problems->count_ < problems->capacity_ && (b = problems->texts_) != NULL &&
         b->size - b->used > np_max) {
         contractc_problem_t *p = &problems->items_[problems->count_++];
         *p = problems->items_[like];
@@ -242,14 +260,14 @@ static inline char *cc_problems_open_like(contractc_problems_t *problems, contra
  * block, whose newest text it is. */
 static inline void cc_problems_close_path(contractc_problems_t *problems, char *path, size_t np)
 {
-    cc_text_block_t *b = cc_store_of(problems)->text;
+    cc_text_block_t *b = problems->texts_;
     path[np] = '\0';
     b->used = (size_t)(path - b->data) + np + 1;
 }
 
 /* Frees the problems from index `keep` on and resets `dropped` to
  * `dropped`: a document-level problem replaces the others. */
-void cc_problems_truncate(contractc_problems_t *problems, size_t keep,
+CC_PRIVATE void cc_problems_truncate(contractc_problems_t *problems, size_t keep,
                           size_t dropped);
 
 #endif /* CONTRACTC_INTERNAL_H */

@@ -11,6 +11,7 @@
 #define CONTRACTC_KEY_SEGMENT_H
 
 #include <stddef.h>
+#include "private.h"
 
 #define CC_KEY_ECHO_CODE_POINTS 64 /* a key in a path is cut to this */
 
@@ -29,6 +30,6 @@ static inline size_t cc_key_segment_max(size_t n)
 /* Writes the path segment of key k[0..n) (decoded, valid UTF-8) at seg,
  * which has room for cc_key_segment_max(n) bytes, and returns its length
  * (no NUL is written). */
-size_t cc_key_segment(char *seg, const char *k, size_t n);
+CC_PRIVATE size_t cc_key_segment(char *seg, const char *k, size_t n);
 
 #endif /* CONTRACTC_KEY_SEGMENT_H */

@@ -29,19 +29,20 @@
 #endif
 
 #include "internal.h"
-#include "reader.h"
 
 #if defined(_POSIX_VERSION) && _POSIX_VERSION >= 200112L
 #define CC_HAVE_GMTIME_R 1
 #endif
 
-const char *contractc_log_status_name(contractc_log_status_t status)
+/* The former names of contractc_log_write's statuses (deprecated). */
+const char *contractc_log_status_name(contractc_status_t status)
 {
     switch (status) {
-    case CONTRACTC_LOG_WRITTEN: return "written";
-    case CONTRACTC_LOG_SINK_FAILED: return "sink_failed";
-    case CONTRACTC_LOG_ENOMEM: return "enomem";
-    case CONTRACTC_LOG_EINVAL: return "einval";
+    case CONTRACTC_OK: return "written";
+    case CONTRACTC_ESINK: return "sink_failed";
+    case CONTRACTC_ENOMEM: return "enomem";
+    case CONTRACTC_EINVAL: return "einval";
+    case CONTRACTC_REJECTED: break;
     }
     return "?";
 }
@@ -91,12 +92,12 @@ bool contractc_clock_utc(void *user, char *buf, size_t size)
 
 /* ---- checks on the caller's texts --------------------------------------- */
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool ascii_digit(char c) { return c >= '0' && c <= '9'; }
 
 static bool digits(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!is_digit(s[i]))
+        if (!ascii_digit(s[i]))
             return false;
     return true;
 }
@@ -120,7 +121,7 @@ static bool rfc3339_valid(const char *s)
     size_t i = 19;
     if (s[i] == '.') {
         size_t start = ++i;
-        while (i < n && is_digit(s[i]))
+        while (i < n && ascii_digit(s[i]))
             i++;
         if (i == start)
             return false;
@@ -133,71 +134,13 @@ static bool rfc3339_valid(const char *s)
     return false;
 }
 
-/* RFC 8259 §6 number grammar: a setting written as a number must be one. */
-static bool json_number_valid(const char *s)
-{
-    size_t i = 0;
-    if (s[i] == '-')
-        i++;
-    if (s[i] == '0')
-        i++;
-    else if (s[i] >= '1' && s[i] <= '9')
-        while (is_digit(s[i]))
-            i++;
-    else
-        return false;
-    if (s[i] == '.') {
-        i++;
-        if (!is_digit(s[i]))
-            return false;
-        while (is_digit(s[i]))
-            i++;
-    }
-    if (s[i] == 'e' || s[i] == 'E') {
-        i++;
-        if (s[i] == '+' || s[i] == '-')
-            i++;
-        if (!is_digit(s[i]))
-            return false;
-        while (is_digit(s[i]))
-            i++;
-    }
-    return s[i] == '\0';
-}
-
 /* ---- JSON writing ----------------------------------------------------------- */
 
-/* A JSON string (RFC 8259 §7): `"`, `\` and control characters escaped,
- * invalid UTF-8 replaced by U+FFFD so that the line is always valid JSON. */
+/* A JSON string (RFC 8259 §7) by the one escaper: invalid UTF-8 becomes
+ * U+FFFD, so that the line is always valid JSON. */
 static void put_string(cc_str_t *s, const char *text)
 {
-    static const char hex[] = "0123456789abcdef";
-    const unsigned char *p = (const unsigned char *)text;
-    size_t n = strlen(text);
-    cc_str_append(s, "\"", 1);
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = p[i];
-        if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            cc_str_append(s, esc, 2);
-            i++;
-        } else if (c < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            cc_str_append(s, esc, 6);
-            i++;
-        } else {
-            size_t k = cc_utf8_length(p + i, n - i);
-            if (k == 0) {
-                cc_str_puts(s, "\xEF\xBF\xBD");
-                i++;
-            } else {
-                cc_str_append(s, text + i, k);
-                i += k;
-            }
-        }
-    }
-    cc_str_append(s, "\"", 1);
+    cc_str_json_string(s, text, strlen(text), 0);
 }
 
 static void put_string_or_null(cc_str_t *s, const char *text)
@@ -298,7 +241,7 @@ contractc_status_t contractc_log_format(const contractc_decision_t *decision,
         return CONTRACTC_EINVAL;
     for (size_t i = 0; i < entry->setting_count; i++) {
         const contractc_setting_t *set = &entry->settings[i];
-        if (!set->name || !set->value || (set->is_number && !json_number_valid(set->value)))
+        if (!set->name || !set->value || (set->is_number && !cc_json_number_valid(set->value, strlen(set->value))))
             return CONTRACTC_EINVAL;
     }
 
@@ -373,22 +316,20 @@ contractc_status_t contractc_log_format(const contractc_decision_t *decision,
     return CONTRACTC_OK;
 }
 
-contractc_log_status_t contractc_log_write(const contractc_log_t *log,
-                                           const contractc_decision_t *decision,
-                                           const contractc_log_entry_t *entry,
-                                           const void *record)
+contractc_status_t contractc_log_write(const contractc_log_t *log,
+                                       const contractc_decision_t *decision,
+                                       const contractc_log_entry_t *entry,
+                                       const void *record)
 {
     if (!log || !log->sink)
-        return CONTRACTC_LOG_EINVAL;
+        return CONTRACTC_EINVAL;
     char *line = NULL;
     size_t len = 0;
     contractc_status_t st =
         contractc_log_format(decision, entry, record, log->clock, log->clock_user, &line, &len);
-    if (st == CONTRACTC_ENOMEM)
-        return CONTRACTC_LOG_ENOMEM;
     if (st != CONTRACTC_OK)
-        return CONTRACTC_LOG_EINVAL;
+        return st; /* CONTRACTC_ENOMEM or CONTRACTC_EINVAL */
     int rc = log->sink(log->sink_user, line, len);
     free(line);
-    return rc == 0 ? CONTRACTC_LOG_WRITTEN : CONTRACTC_LOG_SINK_FAILED;
+    return rc == 0 ? CONTRACTC_OK : CONTRACTC_ESINK;
 }

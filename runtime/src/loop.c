@@ -148,7 +148,7 @@ contractc_status_t contractc_transcript_add(contractc_transcript_t *transcript,
     return transcript_add3(transcript, role, text, len, NULL, 0, NULL, 0);
 }
 
-#define CC_LOOP_SOURCE_MAX ((size_t)4 << 20) /* 4 MiB, as contractc_parse */
+#define CC_LOOP_SOURCE_MAX CONTRACTC_MAX_SOURCE_BYTES /* as contractc_parse */
 
 contractc_status_t contractc_transcript_begin(contractc_transcript_t *transcript,
                                               const contractc_contract_t *contract,
@@ -257,7 +257,7 @@ static bool attempt_keep_problems(const contractc_allocator_t *a, contractc_atte
         return false;
     memset(at->problems, 0, n * sizeof *at->problems);
     for (size_t i = 0; i < n; i++) {
-        const contractc_problem_t *p = contractc_problem_at(problems, i);
+        const contractc_problem_t *p = contractc_problems_at(problems, i);
         contractc_logged_problem_t *q = &at->problems[i];
         at->problem_count = i + 1; /* so a failure below frees what was copied */
         q->kind = p->kind;

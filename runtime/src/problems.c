@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * problems.c - the capped problem list, kind and status names, and the
- * message builder.
+ * message builder, with the one JSON string escaper and number check.
  */
 #include <string.h>
 
 #include "internal.h"
+#include "reader.h"
 
 static const char *const kind_names[] = {
 #define CONTRACTC_KIND_NAME_(name, text) text,
@@ -33,6 +34,7 @@ const char *contractc_status_name(contractc_status_t status)
     case CONTRACTC_REJECTED: return "rejected";
     case CONTRACTC_ENOMEM: return "enomem";
     case CONTRACTC_EINVAL: return "einval";
+    case CONTRACTC_ESINK: return "esink";
     }
     return "?";
 }
@@ -56,16 +58,15 @@ void contractc_problems_init_with(contractc_problems_t *problems, size_t cap,
 #define CC_TEXT_BLOCK_MIN 512u
 #define CC_TEXT_BLOCK_MAX 65536u /* then they stay this size */
 
-static size_t store_bytes(size_t capacity)
+static size_t items_bytes(size_t capacity)
 {
-    return sizeof(cc_store_t) + capacity * sizeof(contractc_problem_t);
+    return capacity * sizeof(contractc_problem_t);
 }
 
 void cc_problems_truncate(contractc_problems_t *problems, size_t keep, size_t dropped)
 {
     if (keep < problems->count_) {
-        cc_store_t *store = cc_store_of(problems);
-        cc_text_block_t *b = store->text;
+        cc_text_block_t *b = problems->texts_;
         bool keep_is_here = true; /* problem `keep` has its strings in b */
         while (b && b->first >= keep) {
             cc_text_block_t *prev = b->prev;
@@ -75,7 +76,7 @@ void cc_problems_truncate(contractc_problems_t *problems, size_t keep, size_t dr
         }
         if (b && keep_is_here)
             b->used = (size_t)(problems->items_[keep].path - b->data);
-        store->text = b;
+        problems->texts_ = b;
         problems->count_ = keep;
     }
     problems->dropped = dropped;
@@ -87,7 +88,7 @@ void contractc_problems_clear(contractc_problems_t *problems)
         return;
     cc_problems_truncate(problems, 0, 0);
     if (problems->items_)
-        cc_free(problems->allocator_, cc_store_of(problems), store_bytes(problems->capacity_));
+        cc_free(problems->allocator_, problems->items_, items_bytes(problems->capacity_));
     problems->items_ = NULL;
     problems->capacity_ = 0;
     problems->fenced = false;
@@ -99,15 +100,21 @@ size_t contractc_problems_count(const contractc_problems_t *problems)
     return problems ? problems->count_ : 0;
 }
 
-const contractc_problem_t *contractc_problem_at(const contractc_problems_t *problems,
-                                                size_t i)
+const contractc_problem_t *contractc_problems_at(const contractc_problems_t *problems,
+                                                 size_t i)
 {
     if (!problems || i >= problems->count_)
         return NULL;
     return &problems->items_[i];
 }
 
-static char *put(char *dst, const char *s, size_t n)
+const contractc_problem_t *contractc_problem_at(const contractc_problems_t *problems,
+                                                size_t i)
+{
+    return contractc_problems_at(problems, i);
+}
+
+static char *store_text(char *dst, const char *s, size_t n)
 {
     memcpy(dst, s, n);
     dst[n] = '\0';
@@ -130,23 +137,18 @@ static contractc_problem_t *problem_reserve(contractc_problems_t *problems, size
         size_t cap = problems->capacity_ ? problems->capacity_ * 8 : 8;
         if (cap > problems->cap)
             cap = problems->cap;
-        cc_store_t *store = cc_alloc(problems->allocator_, store_bytes(cap));
-        if (!store)
+        contractc_problem_t *items = cc_alloc(problems->allocator_, items_bytes(cap));
+        if (!items)
             return NULL;
-        store->text = NULL;
-        contractc_problem_t *items = (contractc_problem_t *)(void *)(store + 1);
         if (problems->items_) {
-            cc_store_t *old = cc_store_of(problems);
-            store->text = old->text;
             if (problems->count_)
                 memcpy(items, problems->items_, problems->count_ * sizeof *items);
-            cc_free(problems->allocator_, old, store_bytes(problems->capacity_));
+            cc_free(problems->allocator_, problems->items_, items_bytes(problems->capacity_));
         }
         problems->items_ = items;
         problems->capacity_ = cap;
     }
-    cc_store_t *store = cc_store_of(problems);
-    cc_text_block_t *b = store->text;
+    cc_text_block_t *b = problems->texts_;
     if (!b || b->size - b->used < total) {
         size_t size = !b ? CC_TEXT_BLOCK_MIN
                     : b->size < CC_TEXT_BLOCK_MAX / 4 ? b->size * 4 : CC_TEXT_BLOCK_MAX;
@@ -161,7 +163,7 @@ static contractc_problem_t *problem_reserve(contractc_problems_t *problems, size
         nb->first = problems->count_;
         nb->size = size;
         nb->used = 0;
-        store->text = b = nb;
+        problems->texts_ = b = nb;
     }
     contractc_problem_t *p = &problems->items_[problems->count_++];
     /* The path is stored first: cc_problems_truncate rewinds to it. */
@@ -190,16 +192,16 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
     if (!p)
         return false;
     p->kind = kind;
-    at = put(at, path, np);
+    at = store_text(at, path, np);
     p->message = at;
-    at = put(at, message, nm);
+    at = store_text(at, message, nm);
     p->log_message = shared ? p->message : at;
     if (!shared)
-        at = put(at, log_message, nl);
+        at = store_text(at, log_message, nl);
     p->rule = NULL;
     if (rule) {
         p->rule = at;
-        put(at, rule, nr);
+        store_text(at, rule, nr);
     }
     p->line = line;
     p->column = column;
@@ -294,35 +296,93 @@ void cc_str_puti(cc_str_t *s, int64_t value)
     }
 }
 
-#define CC_ECHO_CODE_POINTS 40
-
-void cc_str_quote(cc_str_t *s, const char *text, size_t n)
+void cc_str_json_string(cc_str_t *s, const char *text, size_t n, size_t max_code_points)
 {
     static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)text;
+    size_t run = 0; /* text[run..i) is written as it is, in one append */
+    size_t i = 0, code_points = 0;
     cc_str_append(s, "\"", 1);
-    size_t cps = 0;
-    size_t i = 0;
     while (i < n) {
-        unsigned char c = (unsigned char)text[i];
-        if ((c & 0xC0) != 0x80) {
-            if (cps == CC_ECHO_CODE_POINTS) {
-                cc_str_puts(s, "\xE2\x80\xA6"); /* … */
-                break;
+        const unsigned char c = p[i];
+        if (max_code_points && code_points++ == max_code_points) {
+            cc_str_append(s, text + run, i - run);
+            cc_str_puts(s, "\xE2\x80\xA6"); /* … */
+            cc_str_append(s, "\"", 1);
+            return;
+        }
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            if (c < 0x80) {
+                i++;
+                continue;
             }
-            cps++;
+            const size_t k = cc_utf8_length(p + i, n - i);
+            if (k) {
+                i += k;
+                continue;
+            }
         }
-        if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            cc_str_append(s, esc, 2);
-        } else if (c < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            cc_str_append(s, esc, 6);
-        } else {
-            cc_str_append(s, text + i, 1);
+        cc_str_append(s, text + run, i - run);
+        char esc[6] = {'\\', (char)c, '0', '0', 0, 0};
+        size_t len = 2;
+        switch (c) {
+        case '"': case '\\': break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            if (c < 0x20) {
+                esc[1] = 'u';
+                esc[4] = hex[c >> 4];
+                esc[5] = hex[c & 15];
+                len = 6;
+            } else { /* starts no well-formed sequence */
+                memcpy(esc, "\xEF\xBF\xBD", 3);
+                len = 3;
+            }
         }
-        i++;
+        cc_str_append(s, esc, len);
+        run = ++i;
     }
+    cc_str_append(s, text + run, n - run);
     cc_str_append(s, "\"", 1);
+}
+
+bool cc_json_number_valid(const char *s, size_t n)
+{
+    /* The reader trims white space around a text: a number has none, and
+     * begins with '-' or a digit and ends with a digit. */
+    if (!s || n == 0 || !(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) || s[n - 1] < '0' ||
+        s[n - 1] > '9')
+        return false;
+    cc_reader_t r;
+    cc_number_token_t t;
+    return cc_reader_begin(&r, s, n, false, 1) && cc_scan_number(&r, &t) && r.p == r.end;
+}
+
+char *contractc_json_string(const char *text, size_t len, size_t *out_len)
+{
+    if (out_len)
+        *out_len = 0;
+    if (!text && len)
+        return NULL;
+    cc_str_t s;
+    cc_str_init(&s, NULL); /* returned: plain malloc, free() */
+    cc_str_json_string(&s, text ? text : "", len, 0);
+    if (s.failed) {
+        cc_str_free(&s);
+        return NULL;
+    }
+    if (out_len)
+        *out_len = s.len;
+    return s.data;
+}
+
+bool contractc_json_number_valid(const char *text, size_t len)
+{
+    return cc_json_number_valid(text, len);
 }
 
 void cc_str_token(cc_str_t *s, const char *text, size_t n)

@@ -33,7 +33,7 @@
 
 /* cc_skip_value keeps one bit per open container it entered itself; the
  * reader never lets depth exceed this (cc_reader_begin clamps max_depth). */
-#define CC_READER_DEPTH_CAP 1024u
+#define CC_READER_DEPTH_CAP CONTRACTC_MAX_DEPTH
 
 /* 1 for the four JSON white-space bytes (RFC 8259 section 2). */
 static const unsigned char ws_table[256] = {

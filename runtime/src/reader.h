@@ -26,6 +26,7 @@
 #define CONTRACTC_READER_H
 
 #include "contractc/contractc.h"
+#include "private.h"
 
 typedef struct cc_reader {
     const unsigned char *raw;   /* the whole reply as given */
@@ -58,17 +59,17 @@ typedef struct cc_reader {
  * an empty reply or fence (`empty`), a fence under fence_allowed == false
  * (`syntax`), or a BOM (`encoding`).  max_bytes is the caller's business.
  */
-bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
+CC_PRIVATE bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
                      bool fence_allowed, uint32_t max_depth);
 
 /* After the root value: only white space may remain before r->end.
  * Otherwise `syntax` ("text after the JSON value"). */
-bool cc_reader_finish(cc_reader_t *r);
+CC_PRIVATE bool cc_reader_finish(cc_reader_t *r);
 
 /* The out-of-line parts of cc_peek and cc_expect (white space, problems);
  * call those. */
-int cc_peek_slow(cc_reader_t *r);
-bool cc_expect_slow(cc_reader_t *r, char c, const char *what);
+CC_PRIVATE int cc_peek_slow(cc_reader_t *r);
+CC_PRIVATE bool cc_expect_slow(cc_reader_t *r, char c, const char *what);
 
 /* Skips white space and returns the next byte without consuming it, or -1
  * at r->end.  Never fails by itself.  Inline: it runs before every token,
@@ -94,7 +95,7 @@ static inline bool cc_expect(cc_reader_t *r, char c, const char *what)
 }
 
 /* The `limit` problem of cc_enter (out of line); call cc_enter. */
-bool cc_enter_fail(cc_reader_t *r);
+CC_PRIVATE bool cc_enter_fail(cc_reader_t *r);
 
 /* After '{' or '[' was consumed: depth + 1, `limit` problem above max_depth.
  * Inline: it runs for every object and array. */
@@ -126,7 +127,7 @@ typedef struct cc_string_token {
 
 /* r->p must be at '"' (after cc_peek).  Validates the whole string (escapes,
  * UTF-8, control bytes, policy) and moves past the closing quote. */
-bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t);
+CC_PRIVATE bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t);
 
 /*
  * As cc_scan_string, and also writes the decoded text to buf[0..cap) as it
@@ -137,12 +138,12 @@ bool cc_scan_string(cc_reader_t *r, cc_string_token_t *t);
  * (a \u escape, the last bytes of the checked text, a string longer than
  * cap - 16, a problem): decode it with cc_decode_string then.
  */
-bool cc_scan_string_copy(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
+CC_PRIVATE bool cc_scan_string_copy(cc_reader_t *r, cc_string_token_t *t, char *buf, size_t cap,
                          bool *copied);
 
 /* Writes the decoded bytes of a scanned string to dst (t->decoded_len bytes,
  * no NUL added).  Cannot fail: the token was validated. */
-void cc_decode_string(const cc_string_token_t *t, char *dst);
+CC_PRIVATE void cc_decode_string(const cc_string_token_t *t, char *dst);
 
 /* A number token (RFC 8259 section 6 grammar), validated. */
 typedef struct cc_number_token {
@@ -154,7 +155,7 @@ typedef struct cc_number_token {
 } cc_number_token_t;
 
 /* r->p must be at '-' or a digit. */
-bool cc_scan_number(cc_reader_t *r, cc_number_token_t *t);
+CC_PRIVATE bool cc_scan_number(cc_reader_t *r, cc_number_token_t *t);
 
 /*
  * The usual integer, read and converted in one pass: -?(0|[1-9][0-9]*) with
@@ -165,21 +166,21 @@ bool cc_scan_number(cc_reader_t *r, cc_number_token_t *t);
  * anything else: the general path (cc_scan_number, cc_convert_integer)
  * then reads it and says what is wrong.  r->p must be at '-' or a digit.
  */
-bool cc_scan_small_integer(cc_reader_t *r, int64_t *value);
+CC_PRIVATE bool cc_scan_small_integer(cc_reader_t *r, int64_t *value);
 
 typedef enum cc_literal { CC_LITERAL_TRUE, CC_LITERAL_FALSE, CC_LITERAL_NULL } cc_literal_t;
 
 /* r->p must be at 't', 'f' or 'n'. */
-bool cc_scan_literal(cc_reader_t *r, cc_literal_t *which);
+CC_PRIVATE bool cc_scan_literal(cc_reader_t *r, cc_literal_t *which);
 
 /* Reads one whole value of any type (after cc_peek), iteratively, with the
  * same strictness and depth accounting; the value is discarded. */
-bool cc_skip_value(cc_reader_t *r);
+CC_PRIVATE bool cc_skip_value(cc_reader_t *r);
 
 /* Records a document-level problem at byte offset `offset` of raw (only the
  * first one is kept).  `message` is the log's text too (fail_log ""), so it
  * holds no byte of the reply.  Always returns false. */
-bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
+CC_PRIVATE bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
                     const char *message);
 
 /* ---- utf8.c: the runtime's one UTF-8 rule ----------------------------- */
@@ -188,33 +189,33 @@ bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
  * no surrogates, at most U+10FFFF) at s[0..n), or 0 when there is none.
  * The runtime's one UTF-8 rule, shared by the reader, the source check
  * and the log writer. */
-size_t cc_utf8_length(const unsigned char *s, size_t n);
+CC_PRIVATE size_t cc_utf8_length(const unsigned char *s, size_t n);
 
 /* The multi-byte sequence at q (q < end, *q >= 0x80) by the same rule:
  * its length and *cp, its code point, or 0 with *why set to the reason it
  * is not well formed ("a truncated UTF-8 sequence"), for messages.  For
  * the careful paths only: the string scan outside the checked prefix, and
  * messages. */
-size_t cc_utf8_sequence(const unsigned char *q, const unsigned char *end,
+CC_PRIVATE size_t cc_utf8_sequence(const unsigned char *q, const unsigned char *end,
                         uint32_t *cp, const char **why);
 
 /* The offset of the first byte of s[0..n) that does not start a
  * well-formed sequence (by cc_utf8_length's rule), or n when all of s is
  * well-formed UTF-8.  ASCII runs are checked sixteen bytes at a time
  * (with SSE2, 64 bytes a step for long texts). */
-size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n);
+CC_PRIVATE size_t cc_utf8_valid_prefix(const unsigned char *s, size_t n);
 
 /* True when s[0..n) is well-formed UTF-8 throughout
  * (cc_utf8_valid_prefix(s, n) == n). */
-bool cc_utf8_valid(const unsigned char *s, size_t n);
+CC_PRIVATE bool cc_utf8_valid(const unsigned char *s, size_t n);
 
 /* The number of code points in s[0..n), which must be well-formed UTF-8
  * (a decoded string token): the bytes that are not continuation bytes
  * 0x80-0xBF, counted eight at a time. */
-size_t cc_utf8_code_points(const unsigned char *s, size_t n);
+CC_PRIVATE size_t cc_utf8_code_points(const unsigned char *s, size_t n);
 
 /* 1-based line and 1-based byte column of a raw offset (LF ends a line). */
-void cc_reader_line_column(const cc_reader_t *r, size_t offset,
+CC_PRIVATE void cc_reader_line_column(const cc_reader_t *r, size_t offset,
                            size_t *line, size_t *column);
 
 /*
@@ -222,7 +223,7 @@ void cc_reader_line_column(const cc_reader_t *r, size_t offset,
  * Returns true when it is one acceptable JSON text; otherwise false with
  * r->fail_* set.  For JSONTestSuite and the fuzz targets.
  */
-bool cc_read_document(cc_reader_t *r, const char *text, size_t len,
+CC_PRIVATE bool cc_read_document(cc_reader_t *r, const char *text, size_t len,
                       bool fence_allowed, uint32_t max_depth);
 
 #endif /* CONTRACTC_READER_H */

@@ -13,65 +13,15 @@
 #include "convert.h"
 #include "internal.h"
 
-typedef struct out {
-    char *data;
-    size_t len, capacity;
-    bool failed;
-} out_t;
+/* The text is built with the runtime's message builder (plain malloc: it
+ * is returned, for free()) and its strings by the one JSON escaper. */
+typedef cc_str_t out_t;
 
-static void put(out_t *o, const char *s, size_t n)
-{
-    if (o->failed)
-        return;
-    if (o->len + n + 1 > o->capacity) {
-        size_t cap = o->capacity ? o->capacity : 256;
-        while (cap < o->len + n + 1)
-            cap *= 2;
-        char *p = realloc(o->data, cap);
-        if (!p) {
-            o->failed = true;
-            return;
-        }
-        o->data = p;
-        o->capacity = cap;
-    }
-    memcpy(o->data + o->len, s, n);
-    o->len += n;
-    o->data[o->len] = '\0';
-}
+static void put(out_t *o, const char *s, size_t n) { cc_str_append(o, s, n); }
 
-static void puts_(out_t *o, const char *s) { put(o, s, strlen(s)); }
+static void puts_(out_t *o, const char *s) { cc_str_puts(o, s); }
 
-static void put_string(out_t *o, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    put(o, "\"", 1);
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        put(o, s + run, i - run);
-        run = i + 1;
-        char esc[6] = {'\\', (char)c, 0, 0, 0, 0};
-        size_t len = 2;
-        switch (c) {
-        case '"': case '\\': break;
-        case '\b': esc[1] = 'b'; break;
-        case '\f': esc[1] = 'f'; break;
-        case '\n': esc[1] = 'n'; break;
-        case '\r': esc[1] = 'r'; break;
-        case '\t': esc[1] = 't'; break;
-        default:
-            esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
-            esc[4] = hex[c >> 4]; esc[5] = hex[c & 15];
-            len = 6;
-        }
-        put(o, esc, len);
-    }
-    put(o, s + run, n - run);
-    put(o, "\"", 1);
-}
+static void put_json_string(out_t *o, const char *s, size_t n) { cc_str_json_string(o, s, n, 0); }
 
 static void put_digits(out_t *o, unsigned value, int width)
 {
@@ -131,7 +81,7 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
     case CONTRACTC_TYPE_STRING: {
         const char *s;
         memcpy(&s, at, sizeof s);
-        put_string(o, s ? s : "", s ? aux : 0);
+        put_json_string(o, s ? s : "", s ? aux : 0);
         break;
     }
     case CONTRACTC_TYPE_INTEGER: {
@@ -165,7 +115,7 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
         memcpy(&x, at, sizeof x);
         if (x >= 1 && (uint32_t)x <= v->enumeration->count) {
             const contractc_enum_value_t *e = &v->enumeration->values[x - 1];
-            put_string(o, e->text, e->len);
+            put_json_string(o, e->text, e->len);
         } else {
             puts_(o, "null");
         }
@@ -215,7 +165,7 @@ static void put_object(out_t *o, const contractc_object_t *obj, const unsigned c
         const contractc_field_t *f = &obj->fields[i];
         if (i)
             put(o, ",", 1);
-        put_string(o, f->name, f->name_len);
+        put_json_string(o, f->name, f->name_len);
         put(o, ":", 1);
         bool has = true;
         if (f->has_offset != UINT32_MAX)
@@ -236,10 +186,11 @@ char *contractc_to_json(const contractc_contract_t *contract, const void *record
 {
     if (!contract || !record || !contract->root)
         return NULL;
-    out_t o = {NULL, 0, 0, false};
+    out_t o;
+    cc_str_init(&o, NULL);
     put_object(&o, contract->root, record);
     if (o.failed) {
-        free(o.data);
+        cc_str_free(&o);
         return NULL;
     }
     if (len)

@@ -30,10 +30,10 @@
 #include "reader.h"
 
 #define CC_PATH_MAX 4096           /* bytes of a path, "…" beyond */
-#define CC_MAX_FIELDS 1024         /* per object (the contract cap) */
+#define CC_MAX_FIELDS CONTRACTC_MAX_FIELDS /* per object (the contract cap) */
 #define CC_BITSET_WORDS (CC_MAX_FIELDS / 64)
 #define CC_SUM_MASKS 4             /* sum rules per object with exact gating */
-#define CC_SOURCE_MAX ((size_t)4 << 20)
+#define CC_SOURCE_MAX CONTRACTC_MAX_SOURCE_BYTES
 #define CC_ARENA_FIRST_MAX ((size_t)1 << 20) /* bytes reserved before reading */
 #define CC_MSG_INLINE 256          /* bytes of a message built without the heap */
 #define CC_PREFIX_STEPS 32         /* steps of an object's path kept (report_unexpected) */
@@ -266,7 +266,7 @@ static void msg_both(cc_msg_t *m, const char *text)
     cc_str_puts(&m->log, text);
 }
 
-static void msg_uint(cc_msg_t *m, uint64_t v)
+static void msg_count(cc_msg_t *m, uint64_t v)
 {
     cc_str_putu(&m->model, v);
     cc_str_putu(&m->log, v);
@@ -580,14 +580,14 @@ static int read_string(cc_parse_t *c, const contractc_value_t *v, const cc_slot_
         cc_str_quote(&m.model, text, t.decoded_len);
         cc_str_puts(&m.log, "the value");
         msg_both(&m, " is ");
-        msg_uint(&m, points);
+        msg_count(&m, points);
         msg_both(&m, points == 1 ? " character long; " : " characters long; ");
         if (points < v->min_length) {
             msg_both(&m, "expected at least ");
-            msg_uint(&m, v->min_length);
+            msg_count(&m, v->min_length);
         } else {
             msg_both(&m, "expected at most ");
-            msg_uint(&m, v->max_length);
+            msg_count(&m, v->max_length);
         }
         msg_both(&m, v->min_length == 1 && points == 0 ? " (not empty)" : "");
         msg_report(c, &m, CONTRACTC_KIND_LENGTH, NULL);
@@ -982,14 +982,14 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
         cc_msg_t m;
         msg_init(c, &m);
         msg_both(&m, "the list has ");
-        msg_uint(&m, count);
+        msg_count(&m, count);
         msg_both(&m, count == 1 ? " item; expected " : " items; expected ");
         if (count < v->min_items) {
             msg_both(&m, "at least ");
-            msg_uint(&m, v->min_items);
+            msg_count(&m, v->min_items);
         } else {
             msg_both(&m, "at most ");
-            msg_uint(&m, v->max_items);
+            msg_count(&m, v->max_items);
         }
         msg_report(c, &m, CONTRACTC_KIND_ITEMS, NULL);
         *own_ok = false;

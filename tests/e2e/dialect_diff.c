@@ -1554,7 +1554,7 @@ static void judge(const char *cls, const char *tag, const char *where, const cha
     put_json_text(stdout, where, strlen(where));
     printf(",\"parser\":%s,\"kinds\":\"", st == CONTRACTC_OK ? "true" : "false");
     for (size_t i = 0; i < contractc_problems_count(&problems); i++)
-        printf("%s%s", i ? "," : "", contractc_kind_name(contractc_problem_at(&problems, i)->kind));
+        printf("%s%s", i ? "," : "", contractc_kind_name(contractc_problems_at(&problems, i)->kind));
     printf("\",\"reply\":\"");
     put_base64(stdout, (const unsigned char *)text, len);
     printf("\",\"pad\":%zu,\"source\":\"", pad);

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
     contractc_status_t rc = nested_limits_parse(reply, len, NULL, 0, &rec, &problems);
     if (rc == CONTRACTC_OK)
         nested_limits_free(&rec);
-    const contractc_problem_t *p = contractc_problem_at(&problems, 0);
+    const contractc_problem_t *p = contractc_problems_at(&problems, 0);
     printf("%s %zu %zu %zu %zu %s %s\n", argv[1], len, items, contractc_problems_count(&problems),
            problems.dropped, p ? p->path : "-", p ? contractc_kind_name(p->kind) : "-");
     contractc_problems_clear(&problems);

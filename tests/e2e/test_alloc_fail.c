@@ -265,7 +265,7 @@ static outcome_t parse_once(const reply_t *c, counting_t *counter)
     cc_buf_t b = CC_BUF_INIT;
     cc_buf_printf(&b, "%s fenced=%d\n", contractc_status_name(o.status), (int)problems.fenced);
     for (size_t i = 0; i < o.problems; i++) {
-        const contractc_problem_t *p = contractc_problem_at(&problems, i);
+        const contractc_problem_t *p = contractc_problems_at(&problems, i);
         cc_buf_printf(&b, "%s %s %zu:%zu %s | %s\n", contractc_kind_name(p->kind), p->path, p->line,
                       p->column, p->message, p->log_message);
     }

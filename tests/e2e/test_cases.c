@@ -152,8 +152,8 @@ static char *actual_problems(const contractc_problems_t *p)
     size_t n = contractc_problems_count(p);
     char **lines = calloc(n + 1, sizeof *lines);
     for (size_t i = 0; i < n; i++)
-        lines[i] = line_of(contractc_problem_at(p, i)->path,
-                           contractc_kind_name(contractc_problem_at(p, i)->kind));
+        lines[i] = line_of(contractc_problems_at(p, i)->path,
+                           contractc_kind_name(contractc_problems_at(p, i)->kind));
     return joined_sorted(lines, n);
 }
 
@@ -164,8 +164,8 @@ static void check_result(const test_case_t *c, const char *door, contractc_statu
     if (strcmp(c->expect, "accept") == 0) {
         ck_assert_msg(rc == CONTRACTC_OK, "%s via %s: expected accept, got %s (first: %s %s)", c->id,
                       door, contractc_status_name(rc),
-                      contractc_problems_count(problems) ? contractc_problem_at(problems, 0)->path : "-",
-                      contractc_problems_count(problems) ? contractc_problem_at(problems, 0)->message : "-");
+                      contractc_problems_count(problems) ? contractc_problems_at(problems, 0)->path : "-",
+                      contractc_problems_count(problems) ? contractc_problems_at(problems, 0)->message : "-");
         cJSON *want = cJSON_GetObjectItemCaseSensitive(c->json, "expect_values");
         cJSON *got = cJSON_Parse(canonical);
         ck_assert_msg(got && cJSON_Compare(want, got, 1), "%s via %s: values %s", c->id, door, canonical);

@@ -328,7 +328,7 @@ static outcome_t parse_with(const contractc_contract_t *contract, const char *re
     o.count = contractc_problems_count(&problems);
     size_t at = 0;
     for (size_t i = 0; i < o.count; i++) {
-        const contractc_problem_t *p = contractc_problem_at(&problems, i);
+        const contractc_problem_t *p = contractc_problems_at(&problems, i);
         int n = snprintf(o.problems + at, sizeof o.problems - at, "%s %s\n",
                          contractc_kind_name(p->kind), p->path);
         if (n > 0 && (size_t)n < sizeof o.problems - at)
@@ -414,9 +414,9 @@ START_TEST(every_n_file_inside_a_valid_reply_is_one_document_level_problem)
             ck_assert_msg(contractc_problems_count(&problems) == 1,
                           "%s at place %zu: %zu problems, the first %s %s", e->d_name, k,
                           contractc_problems_count(&problems),
-                          contractc_kind_name(contractc_problem_at(&problems, 0)->kind),
-                          contractc_problem_at(&problems, 0)->path);
-            const contractc_problem_t *p = contractc_problem_at(&problems, 0);
+                          contractc_kind_name(contractc_problems_at(&problems, 0)->kind),
+                          contractc_problems_at(&problems, 0)->path);
+            const contractc_problem_t *p = contractc_problems_at(&problems, 0);
             ck_assert_msg(contractc_kind_is_document_level(p->kind),
                           "%s at place %zu: %s at %s (%s), not a document-level problem",
                           e->d_name, k, contractc_kind_name(p->kind), p->path, p->message);

@@ -90,7 +90,7 @@ static char *outcome(const contractc_contract_t *contract, const char *reply, vo
     } else {
         ck_assert_int_eq(rc, CONTRACTC_REJECTED);
         for (size_t i = 0; i < contractc_problems_count(&problems); i++) {
-            const contractc_problem_t *p = contractc_problem_at(&problems, i);
+            const contractc_problem_t *p = contractc_problems_at(&problems, i);
             if (i)
                 text_put(&t, "; ");
             text_put(&t, p->path);
@@ -232,7 +232,7 @@ static void parse_dates(const char *reply, nested_dates_t *rec)
     contractc_problems_init(&problems);
     contractc_status_t rc = nested_dates_parse(reply, strlen(reply), NULL, 0, rec, &problems);
     ck_assert_msg(rc == CONTRACTC_OK, "%s: %s", reply,
-                  contractc_problems_count(&problems) ? contractc_problem_at(&problems, 0)->message
+                  contractc_problems_count(&problems) ? contractc_problems_at(&problems, 0)->message
                                                       : contractc_status_name(rc));
     contractc_problems_clear(&problems);
 }
@@ -400,7 +400,7 @@ START_TEST(a_sum_that_overflows_int64_is_a_rule_problem_never_wrapped)
     ck_assert_int_eq(nested_sums_parse(over, strlen(over), NULL, 0, &rec, &problems),
                      CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&problems), 1);
-    const contractc_problem_t *p = contractc_problem_at(&problems, 0);
+    const contractc_problem_t *p = contractc_problems_at(&problems, 0);
     ck_assert_int_eq(p->kind, CONTRACTC_KIND_RULE);
     ck_assert_str_eq(p->path, "$");
     ck_assert_str_eq(p->rule, "counts_add_up");
@@ -458,7 +458,7 @@ static char *sum_message(const char *reply, const char *id)
     ck_assert_int_eq(nested_sums_parse(reply, strlen(reply), NULL, 0, &rec, &problems),
                      CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&problems), 1);
-    const contractc_problem_t *p = contractc_problem_at(&problems, 0);
+    const contractc_problem_t *p = contractc_problems_at(&problems, 0);
     ck_assert_int_eq(p->kind, CONTRACTC_KIND_RULE);
     ck_assert_str_eq(p->rule, id);
     size_t n = strlen(p->message) + 1;
@@ -746,7 +746,7 @@ START_TEST(a_check_sees_the_typed_record_and_its_message_reaches_the_problem)
                      CONTRACTC_REJECTED);
     ck_assert_ptr_nonnull(ctx.seen_record);
     ck_assert_uint_eq(contractc_problems_count(&problems), 1);
-    const contractc_problem_t *p = contractc_problem_at(&problems, 0);
+    const contractc_problem_t *p = contractc_problems_at(&problems, 0);
     ck_assert_str_eq(p->path, "$.findings[1]");
     ck_assert_str_eq(p->message, "the line is beyond the end of the file");
     ck_assert_str_eq(p->rule, "line_in_file");

@@ -93,8 +93,8 @@ static measure_t run(bad_kind_t kind, size_t bytes)
     m.problems = contractc_problems_count(&problems);
     m.dropped = problems.dropped;
     ck_assert_uint_ge(m.problems, 1);
-    describe(m.first, sizeof m.first, contractc_problem_at(&problems, 0));
-    describe(m.last, sizeof m.last, contractc_problem_at(&problems, m.problems - 1));
+    describe(m.first, sizeof m.first, contractc_problems_at(&problems, 0));
+    describe(m.last, sizeof m.last, contractc_problems_at(&problems, m.problems - 1));
     contractc_problems_clear(&problems);
     /* everything the parse allocated is freed again */
     ck_assert_uint_eq(m.count.live, 0);
@@ -220,7 +220,7 @@ START_TEST(a_reply_over_max_bytes_is_refused_before_reading)
                                      &problems),
                      CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&problems), 1);
-    ck_assert_int_eq(contractc_problem_at(&problems, 0)->kind, CONTRACTC_KIND_LIMIT);
+    ck_assert_int_eq(contractc_problems_at(&problems, 0)->kind, CONTRACTC_KIND_LIMIT);
     ck_assert_uint_lt(count.peak, 64 * 1024);
     contractc_problems_clear(&problems);
     free(reply);

@@ -276,7 +276,7 @@ static char *problems_text(const contractc_problems_t *p)
 {
     cc_buf_t b = CC_BUF_INIT;
     for (size_t i = 0; i < contractc_problems_count(p); i++) {
-        const contractc_problem_t *x = contractc_problem_at(p, i);
+        const contractc_problem_t *x = contractc_problems_at(p, i);
         cc_buf_printf(&b, "%s%s %s", i ? "|" : "", x->path, contractc_kind_name(x->kind));
     }
     char *s = cc_buf_take(&b, NULL);
@@ -298,7 +298,7 @@ static void expect_problems(const contractc_contract_t *c, const char *what, con
     ck_assert_msg((rc == CONTRACTC_OK) == (expect[0] == '\0'), "%s: status %s", what,
                   contractc_status_name(rc));
     if (fragment) {
-        const char *msg = contractc_problem_at(&p, 0)->message;
+        const char *msg = contractc_problems_at(&p, 0)->message;
         ck_assert_msg(strstr(msg, fragment) != NULL, "%s: message \"%s\" lacks \"%s\"", what, msg,
                       fragment);
     }
@@ -367,10 +367,10 @@ START_TEST(a_sum_that_overflows_is_a_rule_problem_not_a_wrapped_value)
     contractc_problems_init(&p);
     ck_assert_int_eq(contractc_parse(c, b.data, b.len, NULL, 0, NULL, record, &p), CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&p), 1);
-    ck_assert_int_eq(contractc_problem_at(&p, 0)->kind, CONTRACTC_KIND_RULE);
-    ck_assert_str_eq(contractc_problem_at(&p, 0)->path, "$");
-    ck_assert_str_eq(contractc_problem_at(&p, 0)->rule, "rules[0]");
-    ck_assert_str_eq(contractc_problem_at(&p, 0)->message,
+    ck_assert_int_eq(contractc_problems_at(&p, 0)->kind, CONTRACTC_KIND_RULE);
+    ck_assert_str_eq(contractc_problems_at(&p, 0)->path, "$");
+    ck_assert_str_eq(contractc_problems_at(&p, 0)->rule, "rules[0]");
+    ck_assert_str_eq(contractc_problems_at(&p, 0)->message,
                      "the sum of xs[] must equal t: the sum of the items does not fit in a signed "
                      "64-bit integer");
     contractc_problems_clear(&p);
@@ -447,7 +447,7 @@ START_TEST(log_messages_carry_no_reply_values)
     ck_assert_int_eq(contractc_parse(c, reply, strlen(reply), NULL, 0, NULL, record, &p), CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&p), 4);
     for (size_t i = 0; i < 4; i++) {
-        const contractc_problem_t *x = contractc_problem_at(&p, i);
+        const contractc_problem_t *x = contractc_problems_at(&p, i);
         ck_assert_msg(strstr(x->message, "SECRET") != NULL, "the model sees the value: %s", x->message);
         ck_assert_msg(strstr(x->log_message, "SECRET") == NULL, "the log must not: %s", x->log_message);
     }
@@ -472,7 +472,7 @@ START_TEST(the_cap_keeps_the_first_problems_and_counts_the_rest)
     ck_assert_int_eq(contractc_parse(c, b.data, b.len, NULL, 0, NULL, record, &p), CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&p), 10);
     ck_assert_uint_eq(p.dropped, 90);
-    ck_assert_str_eq(contractc_problem_at(&p, 9)->path, "$.xs[9]");
+    ck_assert_str_eq(contractc_problems_at(&p, 9)->path, "$.xs[9]");
     char *turn = NULL;
     ck_assert_int_eq(contractc_repair_prompt(&p, &turn, NULL), CONTRACTC_OK);
     ck_assert_ptr_nonnull(strstr(turn, "- ... and 90 more problems\n"));
@@ -511,7 +511,7 @@ START_TEST(grounding_is_an_exact_search_of_the_source)
                                                 strlen(source), NULL, record, &p);
         ck_assert_msg(rc == cases[i].want, "%s: %s", cases[i].reply, contractc_status_name(rc));
         if (rc == CONTRACTC_REJECTED)
-            ck_assert_int_eq(contractc_problem_at(&p, 0)->kind, CONTRACTC_KIND_GROUNDING);
+            ck_assert_int_eq(contractc_problems_at(&p, 0)->kind, CONTRACTC_KIND_GROUNDING);
         if (rc == CONTRACTC_OK)
             contractc_record_free(c, record);
         contractc_problems_clear(&p);
@@ -668,14 +668,14 @@ START_TEST(limits_can_be_overridden_per_call)
     contractc_problems_init(&p);
     contractc_options_t o = {NULL, 4, 0, NULL};
     ck_assert_int_eq(contractc_parse(c, "{\"a\":1}", 7, NULL, 0, &o, record, &p), CONTRACTC_REJECTED);
-    ck_assert_int_eq(contractc_problem_at(&p, 0)->kind, CONTRACTC_KIND_LIMIT);
+    ck_assert_int_eq(contractc_problems_at(&p, 0)->kind, CONTRACTC_KIND_LIMIT);
     contractc_problems_clear(&p);
     contractc_options_t deep = {NULL, 0, 1, NULL};
     ck_assert_int_eq(contractc_parse(c, "{\"a\":1}", 7, NULL, 0, &deep, record, &p), CONTRACTC_OK);
     contractc_record_free(c, record);
     contractc_problems_clear(&p);
     ck_assert_int_eq(contractc_parse(c, "{\"a\":[1]}", 9, NULL, 0, &deep, record, &p), CONTRACTC_REJECTED);
-    ck_assert_int_eq(contractc_problem_at(&p, 0)->kind, CONTRACTC_KIND_LIMIT);
+    ck_assert_int_eq(contractc_problems_at(&p, 0)->kind, CONTRACTC_KIND_LIMIT);
     contractc_problems_clear(&p);
     free(record);
     close_contract(&l);
@@ -691,7 +691,7 @@ START_TEST(document_problems_give_line_and_column)
     contractc_problems_init(&p);
     const char *reply = "{\n  \"a\": 1,\n  \"b\": 'x'\n}";
     ck_assert_int_eq(contractc_parse(c, reply, strlen(reply), NULL, 0, NULL, record, &p), CONTRACTC_REJECTED);
-    const contractc_problem_t *x = contractc_problem_at(&p, 0);
+    const contractc_problem_t *x = contractc_problems_at(&p, 0);
     ck_assert_int_eq(x->kind, CONTRACTC_KIND_SYNTAX);
     ck_assert_str_eq(x->path, "$");
     ck_assert_uint_eq(x->line, 3);
@@ -796,7 +796,7 @@ START_TEST(document_log_messages_name_the_token_class_not_its_bytes)
     const char *reply = document_logs[_i].reply;
     ck_assert_int_eq(parse_into(c, reply, strlen(reply), NULL, &p), CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&p), 1);
-    const contractc_problem_t *x = contractc_problem_at(&p, 0);
+    const contractc_problem_t *x = contractc_problems_at(&p, 0);
     ck_assert(contractc_kind_is_document_level(x->kind));
     ck_assert_msg(strstr(x->message, document_logs[_i].model) != NULL, "model: %s", x->message);
     ck_assert_str_eq(x->log_message, document_logs[_i].log);
@@ -866,7 +866,7 @@ START_TEST(no_log_message_holds_a_byte_of_the_reply)
         if (rc != CONTRACTC_OK && rc != CONTRACTC_REJECTED)
             ck_abort_msg("reply [%.*s]: status %s", (int)len, reply, contractc_status_name(rc));
         for (size_t i = 0; i < contractc_problems_count(&p); i++) {
-            const contractc_problem_t *q = contractc_problem_at(&p, i);
+            const contractc_problem_t *q = contractc_problems_at(&p, i);
             problems++;
             document += contractc_kind_is_document_level(q->kind);
             for (const char *m = q->message; *m; m++)
@@ -895,7 +895,7 @@ END_TEST
 static void expect_problem(const contractc_problems_t *p, size_t i, contractc_kind_t kind,
                            const char *path, const char *message, const char *log_message)
 {
-    const contractc_problem_t *x = contractc_problem_at(p, i);
+    const contractc_problem_t *x = contractc_problems_at(p, i);
     ck_assert_msg(x != NULL, "problem %zu is missing", i);
     ck_assert_msg(x->kind == kind, "problem %zu (%s): kind %s", i, path, contractc_kind_name(x->kind));
     ck_assert_msg(strcmp(x->path, path) == 0, "problem %zu: path [%s], expected [%s]", i, x->path, path);
@@ -938,7 +938,7 @@ START_TEST(an_expected_key_needs_its_colon_right_after_it_or_after_white_space)
         if (!cases[i].message) {
             ck_assert_msg(rc == CONTRACTC_OK, "%s: rejected", cases[i].reply);
         } else {
-            const contractc_problem_t *x = contractc_problem_at(&p, 0);
+            const contractc_problem_t *x = contractc_problems_at(&p, 0);
             ck_assert_msg(rc == CONTRACTC_REJECTED && x && x->kind == CONTRACTC_KIND_SYNTAX &&
                               x->column == cases[i].column &&
                               strstr(x->message, cases[i].message) != NULL,
@@ -1259,7 +1259,7 @@ static void expect_exactly(const contractc_contract_t *c, const cc_buf_t *reply,
     ck_assert_int_eq(parse_into(c, reply->data, reply->len, NULL, &p), CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&p), e->count);
     for (size_t i = 0; i < e->count; i++) {
-        const contractc_problem_t *x = contractc_problem_at(&p, i);
+        const contractc_problem_t *x = contractc_problems_at(&p, i);
         /* Messages show the paths' last 200 bytes: Check refuses long ones. */
         const char *want = e->items[i].path, *got = x->path;
         const char *want_tail = want + (strlen(want) > 200 ? strlen(want) - 200 : 0);
@@ -1492,8 +1492,8 @@ START_TEST(a_document_problem_replaces_only_its_own_parse_problems)
     const char *bad = "{\"q1\":1,\"q2\":2,}";
     ck_assert_int_eq(parse_into(c, bad, strlen(bad), &a, &p), CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&p), 302);
-    ck_assert_int_eq(contractc_problem_at(&p, 301)->kind, CONTRACTC_KIND_SYNTAX);
-    ck_assert_str_eq(contractc_problem_at(&p, 301)->path, "$");
+    ck_assert_int_eq(contractc_problems_at(&p, 301)->kind, CONTRACTC_KIND_SYNTAX);
+    ck_assert_str_eq(contractc_problems_at(&p, 301)->path, "$");
     expect_many_keys(&p, 0, 300);
     /* More after it, then a syntax problem found only after new blocks. */
     ck_assert_int_eq(parse_into(c, reply, len, &a, &p), CONTRACTC_REJECTED);
@@ -1502,7 +1502,7 @@ START_TEST(a_document_problem_replaces_only_its_own_parse_problems)
     reply[len - 1] = ','; /* "...:299," : the reply ends inside the object */
     ck_assert_int_eq(parse_into(c, reply, len, &a, &p), CONTRACTC_REJECTED);
     ck_assert_uint_eq(contractc_problems_count(&p), 604);
-    ck_assert_int_eq(contractc_problem_at(&p, 603)->kind, CONTRACTC_KIND_SYNTAX);
+    ck_assert_int_eq(contractc_problems_at(&p, 603)->kind, CONTRACTC_KIND_SYNTAX);
     expect_many_keys(&p, 0, 300);
     expect_many_keys(&p, 302, 300);
     contractc_problems_clear(&p);
@@ -1520,7 +1520,7 @@ START_TEST(a_document_problem_replaces_only_its_own_parse_problems)
         s[short_len - 1] = ',';
         ck_assert_int_eq(parse_into(c, s, short_len, &a, &p), CONTRACTC_REJECTED);
         ck_assert_uint_eq(contractc_problems_count(&p), i + 1);
-        const contractc_problem_t *x = contractc_problem_at(&p, i);
+        const contractc_problem_t *x = contractc_problems_at(&p, i);
         ck_assert_int_eq(x->kind, CONTRACTC_KIND_SYNTAX);
         messages[i] = repeat(x->message, 1);
         for (size_t j = 0; j <= i; j++)

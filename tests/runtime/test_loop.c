@@ -102,7 +102,7 @@ static void escalate(void *user, const contractc_decision_t *d, const char *repl
     e->outcome = d->outcome;
     snprintf(e->reply, sizeof e->reply, "%.*s", (int)reply_len, reply);
     e->problem_count = contractc_problems_count(problems);
-    const contractc_problem_t *p = contractc_problem_at(problems, 0);
+    const contractc_problem_t *p = contractc_problems_at(problems, 0);
     if (p) {
         e->first_kind = p->kind;
         snprintf(e->first_path, sizeof e->first_path, "%s", p->path);

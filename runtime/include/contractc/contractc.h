@@ -26,6 +26,15 @@
  * - Functions that return `char *` say so: the caller frees with free()
  *   (or with the allocator's free when one was given).
  *
+ * Layout of this header
+ * ---------------------
+ * First the user API (versions, status, problem kinds, the problem list,
+ * the record's value types, parsing, the canonical form, the repair turn,
+ * user checks), then the transcript, the repair loop and the decision log,
+ * and last the descriptor ABI: the tables that `contractc generate` writes
+ * into NAME.c, which a program reads only through the generated wrappers
+ * and the functions above.
+ *
  * Untrusted input
  * ---------------
  * The reply and the source text are untrusted.  Every buffer, list and
@@ -60,18 +69,38 @@ extern "C" {
 #define CONTRACTC_ABI_VERSION 1
 #define CONTRACTC_ABI_MIN_GENERATED 1
 
+/* Marks a name kept only so that older programs still compile: using it
+ * warns (GCC, Clang) and the comment beside it names what replaces it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CONTRACTC_DEPRECATED(replacement) __attribute__((deprecated("use " replacement)))
+#else
+#define CONTRACTC_DEPRECATED(replacement)
+#endif
+
 /* ------------------------------------------------------------------------
  * Status codes (append-only; never renumbered)
  * ------------------------------------------------------------------------ */
 typedef enum contractc_status {
-    CONTRACTC_OK = 0,       /* the reply was accepted; the record is filled */
+    CONTRACTC_OK = 0,       /* the reply was accepted; the record is filled;
+                               the log line was stored */
     CONTRACTC_REJECTED = 1, /* the reply has problems; see the problem list */
     CONTRACTC_ENOMEM = 2,   /* an allocation failed; nothing is returned */
-    CONTRACTC_EINVAL = 3    /* bad arguments (NULL pointers, a missing or
+    CONTRACTC_EINVAL = 3,   /* bad arguments (NULL pointers, a missing or
                                invalid source text); not a reply problem */
+    CONTRACTC_ESINK = 4,    /* contractc_log_write: the log's sink failed, so
+                               the decision is NOT recorded; the caller still
+                               holds it (contractc_log_format gives the line) */
+
+    /* The former status of contractc_log_write (contractc_log_status_t),
+     * now these statuses; kept so that older programs compile. */
+    CONTRACTC_LOG_WRITTEN CONTRACTC_DEPRECATED("CONTRACTC_OK") = 0,
+    CONTRACTC_LOG_SINK_FAILED CONTRACTC_DEPRECATED("CONTRACTC_ESINK") = 4,
+    CONTRACTC_LOG_ENOMEM CONTRACTC_DEPRECATED("CONTRACTC_ENOMEM") = 2,
+    CONTRACTC_LOG_EINVAL CONTRACTC_DEPRECATED("CONTRACTC_EINVAL") = 3
 } contractc_status_t;
 
-/* The name of a status ("ok", "rejected", "enomem", "einval"); never NULL. */
+/* The name of a status ("ok", "rejected", "enomem", "einval", "esink");
+ * "?" out of range; never NULL. */
 const char *contractc_status_name(contractc_status_t status);
 
 /* ------------------------------------------------------------------------
@@ -144,6 +173,9 @@ typedef struct contractc_problem {
 
 #define CONTRACTC_PROBLEMS_DEFAULT_CAP 64
 
+/* The blocks that hold the problems' texts (private to the runtime). */
+struct contractc_text_block_;
+
 /*
  * A capped list of problems.  Initialise with contractc_problems_init() (or
  * _init_with), release with contractc_problems_clear().  Members ending in _
@@ -158,6 +190,7 @@ typedef struct contractc_problems {
     bool fenced;     /* the reply was wrapped in a Markdown fence */
     const char *error; /* for CONTRACTC_EINVAL / ENOMEM: a static reason */
     const contractc_allocator_t *allocator_;
+    struct contractc_text_block_ *texts_; /* the newest block of texts */
 } contractc_problems_t;
 
 /* An empty list with the default cap (64) and malloc. */
@@ -171,6 +204,10 @@ void contractc_problems_clear(contractc_problems_t *problems);
 /* Number of problems kept (at most `cap`). */
 size_t contractc_problems_count(const contractc_problems_t *problems);
 /* The i-th problem in document order, or NULL when i >= count. */
+const contractc_problem_t *contractc_problems_at(const contractc_problems_t *problems,
+                                                 size_t i);
+/* The former name of contractc_problems_at. */
+CONTRACTC_DEPRECATED("contractc_problems_at")
 const contractc_problem_t *contractc_problem_at(const contractc_problems_t *problems,
                                                 size_t i);
 
@@ -209,198 +246,26 @@ typedef struct contractc_string {
 typedef struct contractc_arena contractc_arena_t;
 
 /* ------------------------------------------------------------------------
- * Descriptor tables (written by the generator, or built in memory by
- * `contractc validate`).  All read-only at run time.
+ * Limits shared by the generator and the runtime (docs/contract-language.md)
  * ------------------------------------------------------------------------ */
-typedef enum contractc_type {
-    CONTRACTC_TYPE_STRING = 1,
-    CONTRACTC_TYPE_INTEGER,
-    CONTRACTC_TYPE_NUMBER,
-    CONTRACTC_TYPE_BOOLEAN,
-    CONTRACTC_TYPE_DECIMAL,
-    CONTRACTC_TYPE_ENUM,
-    CONTRACTC_TYPE_DATE,
-    CONTRACTC_TYPE_DATETIME,
-    CONTRACTC_TYPE_OBJECT,
-    CONTRACTC_TYPE_ARRAY
-} contractc_type_t;
-
-/* "no field" in rule operand slots. */
-#define CONTRACTC_NO_FIELD UINT16_MAX
-/* "no bound" for length and item counts. */
-#define CONTRACTC_UNBOUNDED UINT32_MAX
-/* ±(2^53 − 1): the I-JSON integer range (RFC 7493 section 2.2). */
-#define CONTRACTC_INTEGER_MAX INT64_C(9007199254740991)
-#define CONTRACTC_INTEGER_MIN (-INT64_C(9007199254740991))
-
-/* The idioms generated tables are written with, named (C99 to C23, C++11):
- * CONTRACTC_ABSENT, the has_offset/aux_offset of a field without that
- * member; CONTRACTC_ALIGNOF(T), T's alignment in bytes (alignof where the
- * language has it); CONTRACTC_STATIC_ASSERT(cond, name), a file-scope
- * compile-time check (C99: a typedef `name` of a negative-size array when
- * cond is false). */
-#define CONTRACTC_ABSENT UINT32_MAX
-#if defined(__cplusplus) && __cplusplus >= 201103L
-#define CONTRACTC_ALIGNOF(T) alignof(T)
-#define CONTRACTC_STATIC_ASSERT(cond, name) static_assert(cond, #name)
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define CONTRACTC_ALIGNOF(T) _Alignof(T)
-#define CONTRACTC_STATIC_ASSERT(cond, name) _Static_assert(cond, #name)
-#else
-#define CONTRACTC_ALIGNOF(T) offsetof(struct { char c; T t; }, t)
-#define CONTRACTC_STATIC_ASSERT(cond, name) typedef char name[(cond) ? 1 : -1]
-#endif
-
-/*
- * A DFA over UTF-8 bytes that matches a whole string (compiled by the
- * generator from the contract's regular pattern subset).  State 0 is the
- * dead state; matching runs in time linear in the string's length.
- */
-typedef struct contractc_dfa {
-    const char *source;           /* the pattern as written in the contract */
-    uint32_t state_count;         /* including the dead state 0 */
-    uint32_t class_count;         /* byte classes */
-    uint32_t start;               /* start state */
-    const uint8_t *byte_class;    /* [256]: byte -> class */
-    const uint16_t *next;         /* [state_count * class_count] */
-    const uint8_t *accepting;     /* [state_count]: 1 if accepting */
-} contractc_dfa_t;
-
-/* True when the whole of s[0..len) matches. */
-bool contractc_dfa_match(const contractc_dfa_t *dfa, const char *s, size_t len);
-
-/* One allowed spelling of an enum; C value = index + 1 (0 is "none"). */
-typedef struct contractc_enum_value {
-    const char *text;
-    uint32_t len;
-} contractc_enum_value_t;
-
-typedef struct contractc_enum {
-    const char *name;                      /* C type name, for messages */
-    const contractc_enum_value_t *values;
-    uint32_t count;
-} contractc_enum_t;
-
-struct contractc_object;
-
-/* The type and constraints of one value (a field's, or an array's items). */
-typedef struct contractc_value {
-    contractc_type_t type;
-    /* string */
-    uint32_t min_length, max_length;    /* code points; max CONTRACTC_UNBOUNDED */
-    const contractc_dfa_t *pattern;     /* NULL: none */
-    bool grounded;                      /* must occur verbatim in the source */
-    /* integer and decimal (decimal in minor units) */
-    int64_t minimum, maximum;
-    /* number */
-    bool has_number_minimum, has_number_maximum;
-    double number_minimum, number_maximum;
-    /* decimal */
-    uint8_t scale;                      /* 0..18 fraction digits */
-    bool is_signed;                     /* a leading '-' is allowed */
-    /* enum */
-    const contractc_enum_t *enumeration;
-    /* object */
-    const struct contractc_object *object;
-    /* array */
-    const struct contractc_value *items;
-    uint32_t min_items, max_items;      /* max CONTRACTC_UNBOUNDED */
-    uint32_t item_size, item_align;     /* C layout of one item */
-    /* A short example of a valid value as JSON text, used in messages
-     * ("like \"1250.00\""); NULL: none. */
-    const char *example;
-    /* Message texts for bounds as written in the contract (decimal and
-     * number bounds keep their spelling); NULL: derive from the numbers. */
-    const char *minimum_text, *maximum_text;
-} contractc_value_t;
-
-/* One key of an object. */
-typedef struct contractc_field {
-    const char *name;       /* the JSON key, UTF-8 */
-    uint32_t name_len;
-    const char *path_segment; /* ".name" or "['na me']", appended to paths */
-    bool nullable;          /* null is a legal value ("not stated") */
-    contractc_value_t value;
-    /* Offsets in the owning struct (bytes).  has_offset: the bool has_X of a
-     * nullable field; aux_offset: the size_t X_len of a string or X_count of
-     * an array.  UINT32_MAX where absent. */
-    uint32_t offset, has_offset, aux_offset;
-} contractc_field_t;
-
-typedef enum contractc_rule_kind {
-    CONTRACTC_RULE_ALL_OR_NONE = 1,
-    CONTRACTC_RULE_AT_MOST_ONE,
-    CONTRACTC_RULE_EXACTLY_ONE,
-    CONTRACTC_RULE_SUM,
-    CONTRACTC_RULE_COMPARE,
-    CONTRACTC_RULE_CHECK
-} contractc_rule_kind_t;
-
-typedef enum contractc_compare_op {
-    CONTRACTC_OP_LT = 1, CONTRACTC_OP_LE, CONTRACTC_OP_EQ,
-    CONTRACTC_OP_NE, CONTRACTC_OP_GE, CONTRACTC_OP_GT
-} contractc_compare_op_t;
-
-/* The context a user check receives (opaque). */
-typedef struct contractc_check contractc_check_t;
-/* A user check: `object` points at the record (or at one item of a named
- * type); add problems with contractc_check_fail(). */
-typedef void (*contractc_check_fn)(const void *object, contractc_check_t *check);
-
-typedef struct contractc_rule {
-    contractc_rule_kind_t kind;
-    const char *id;              /* "rules[0]" unless the contract names it */
-    /* all_or_none, at_most_one, exactly_one: the fields (indexes into the
-     * owning object's fields). */
-    const uint16_t *fields;
-    uint32_t field_count;
-    /* sum: Σ over array field `sum_array` (of each item's field `sum_item`,
-     * or of the items themselves when CONTRACTC_NO_FIELD) equals field
-     * `sum_total` within `tolerance` (inclusive, in the operands' units). */
-    uint16_t sum_array, sum_item, sum_total;
-    int64_t tolerance;
-    /* compare: field `left` op field `right`. */
-    uint16_t left, right;
-    contractc_compare_op_t op;
-    /* check: the user's function and its message. */
-    contractc_check_fn check;
-    /* The rule in words, for the problem message ("amount, currency and
-     * amount_text must be all null or all set"). */
-    const char *message;
-} contractc_rule_t;
-
-typedef struct contractc_object {
-    const char *name;                  /* C type name, for messages */
-    const contractc_field_t *fields;   /* in contract order */
-    uint32_t field_count;
-    /* Field indexes sorted by (name_len, name bytes): the key lookup. */
-    const uint16_t *lookup;
-    const contractc_rule_t *rules;
-    uint32_t rule_count;
-    uint32_t size, align;              /* C layout of the struct */
-} contractc_object_t;
-
-typedef struct contractc_contract {
-    uint32_t abi;                      /* CONTRACTC_ABI_VERSION it was made for */
-    const char *name;                  /* the contract name */
-    uint32_t version;                  /* the contract's `version` */
-    const char *hash;                  /* "sha256:" + 64 lowercase hex */
-    const contractc_object_t *root;
-    uint32_t arena_offset;             /* of `arena_` in the root struct */
-    /* reply settings */
-    size_t max_bytes;                  /* default 1 MiB */
-    uint32_t max_depth;                /* default 64 */
-    bool fence_allowed;                /* reply.fence: allow */
-    bool needs_source;                 /* a `source` is declared */
-    const char *source_name;           /* "the customer email" (for messages); NULL without a source */
-    /* The arena bound: an accepted record uses at most
-     * arena_factor * reply_len + arena_base bytes of arena. */
-    uint32_t arena_factor, arena_base;
-} contractc_contract_t;
+/* Fields of one object of a contract. */
+#define CONTRACTC_MAX_FIELDS 1024
+/* The highest reply.max_depth (open containers; the root is 1): the reader
+ * caps any larger setting to it. */
+#define CONTRACTC_MAX_DEPTH 1024u
+/* reply.max_depth and reply.max_bytes when a contract does not set them. */
+#define CONTRACTC_DEFAULT_MAX_DEPTH 64u
+#define CONTRACTC_DEFAULT_MAX_BYTES ((size_t)1 << 20)
+/* The longest source text (bytes) of contractc_parse and the loop. */
+#define CONTRACTC_MAX_SOURCE_BYTES ((size_t)4 << 20)
 
 /* ------------------------------------------------------------------------
  * Parsing
  * ------------------------------------------------------------------------ */
+
+/* A contract: the descriptor tables of `contractc generate` (NAME_contract
+ * in NAME.c; the layout is the descriptor ABI at the end of this header). */
+typedef struct contractc_contract contractc_contract_t;
 typedef struct contractc_options {
     const contractc_allocator_t *allocator; /* NULL: malloc/free */
     size_t max_bytes;   /* 0: the contract's reply.max_bytes */
@@ -413,7 +278,7 @@ typedef struct contractc_options {
  * JSON text and validates it against `contract`.
  *
  * - source/source_len: the text grounded values must occur in; required
- *   (non-NULL, valid UTF-8, at most 4 MiB) when contract->needs_source, and
+ *   (non-NULL, valid UTF-8, at most CONTRACTC_MAX_SOURCE_BYTES: 4 MiB) when contract->needs_source, and
  *   must be NULL otherwise: else CONTRACTC_EINVAL.
  * - options: may be NULL.
  * - out: the record struct (the contract's root type); on CONTRACTC_OK it is
@@ -446,6 +311,37 @@ char *contractc_to_json(const contractc_contract_t *contract, const void *record
                         size_t *len);
 
 /*
+ * text[0..len) as one JSON string literal, quotes included, escaped as the
+ * canonical form escapes strings (RFC 8259 section 7): '"' and '\' with a
+ * backslash, control characters below U+0020 as \b \f \n \r \t or \u00xx
+ * (lowercase hex; NUL as \u0000), every other byte as it is, except that a
+ * byte starting no well-formed UTF-8 sequence becomes U+FFFD, so the result
+ * is always valid JSON.  The one escaper of the runtime: the canonical
+ * form, the decision log and problem messages use it.  text may be NULL
+ * when len is 0.  Returns a NUL-terminated malloc'd string (free() it) and
+ * its length in *out_len (may be NULL); NULL when out of memory or for a
+ * NULL text with len > 0.
+ */
+char *contractc_json_string(const char *text, size_t len, size_t *out_len);
+
+/*
+ * True when text[0..len) is exactly one JSON number (RFC 8259 section 6:
+ * an optional '-', no leading zero, an optional fraction and exponent, no
+ * white space around it), checked by the reader that reads replies.
+ * False for a NULL text.
+ */
+bool contractc_json_number_valid(const char *text, size_t len);
+
+/* The length of the longest prefix of text[0..len) that is well-formed
+ * UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+ * U+10FFFF; a sequence cut by the end is not well-formed): len when all of
+ * it is, the offset of the first bad byte otherwise; 0 for NULL.  Reads
+ * text only.  The reader's own rule, for code next to the runtime that
+ * checks or repairs text on its way to or from a model (the chat client
+ * escapes transcript texts by it). */
+size_t contractc_utf8_valid_prefix(const char *text, size_t len);
+
+/*
  * A `decimal` value as text, the canonical form's digits: `minor_units`
  * (the int64_t member of a decimal field, 1250.00 -> 125000) with `scale`
  * fraction digits after a dot, a '-' when negative, no separators and no
@@ -469,8 +365,50 @@ contractc_status_t contractc_repair_prompt(const contractc_problems_t *problems,
                                            char **text, size_t *len);
 
 /* ------------------------------------------------------------------------
+ * Grounded GBNF grammars for local models (docs/grammar.md, "Grounded
+ * grammars")
+ * ------------------------------------------------------------------------ */
+
+/*
+ * `contractc generate --grammar gbnf` embeds NAME.gbnf in NAME.c as
+ * NAME_gbnf[] (NAME_gbnf_len bytes).  Its grounded strings are rules named
+ * grounded-PATH that admit any string.  contractc_gbnf_grounded() rewrites
+ * them for one request: each then admits exactly the non-empty substrings
+ * of that request's source text, written as the canonical JSON form writes
+ * them (only '"', '\' and control characters escaped), so a local model
+ * cannot invent a quote.  A grounded string's pattern and length are then
+ * left to the parser (it checks them, and grounding, either way).
+ */
+/* The largest source grounded in the grammar: 64 KiB.  Beyond, grounding
+ * is left to the parser (contractc_gbnf_grounded returns 1). */
+#define CONTRACTC_GBNF_MAX_SOURCE 65536u
+
+/*
+ * Writes to *text (malloc'd, NUL-terminated, *len bytes without the NUL;
+ * free() it) the grammar `grammar` (grammar_len bytes, e.g. NAME_gbnf,
+ * NAME_gbnf_len) with every grounded-* rule restricted to substrings of
+ * `source` (source_len bytes of UTF-8; bytes that are not valid UTF-8 and
+ * NUL split it, since no JSON string the parser accepts holds them).  The
+ * grammar's size is linear in the source: a suffix automaton of its code
+ * points, one rule per state (at most 2 * source_len rules).
+ *
+ * Returns 0 when grounded; 1 when source_len is above
+ * CONTRACTC_GBNF_MAX_SOURCE or the grammar has no grounded rule (then
+ * *text is a copy of `grammar`); -1 when out of memory or an argument is
+ * NULL (then *text is NULL).
+ */
+int contractc_gbnf_grounded(const char *grammar, size_t grammar_len, const char *source,
+                            size_t source_len, char **text, size_t *len);
+
+/* ------------------------------------------------------------------------
  * User checks (`check:` rules)
  * ------------------------------------------------------------------------ */
+
+/* The context a user check receives (opaque). */
+typedef struct contractc_check contractc_check_t;
+/* A user check: `object` points at the record (or at one item of a named
+ * type); add problems with contractc_check_fail(). */
+typedef void (*contractc_check_fn)(const void *object, contractc_check_t *check);
 
 /* Adds a `rule` problem at the checked object's path with `message` (copied;
  * shown to the model and, since it is the user's text, logged as is). */
@@ -500,7 +438,7 @@ const char *contractc_check_source(const contractc_check_t *check, size_t *len);
  *       ... act on rec; refund_request_free(&rec);
  *   }
  *   contractc_log_entry_t e = {0};  e.record_id = "A-1063";
- *   if (contractc_log_write(&log, &d, &e, NULL) != CONTRACTC_LOG_WRITTEN)
+ *   if (contractc_log_write(&log, &d, &e, NULL) != CONTRACTC_OK)
  *       ... the decision is not recorded: keep it, stop, or alert;
  *   contractc_decision_free(&d);  contractc_transcript_clear(&t);
  * ======================================================================== */
@@ -514,15 +452,6 @@ typedef enum contractc_role {
 
 /* "system", "user" or "assistant"; "?" for a value out of range. */
 const char *contractc_role_name(contractc_role_t role);
-
-/* The length of the longest prefix of text[0..len) that is well-formed
- * UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
- * U+10FFFF; a sequence cut by the end is not well-formed): len when all of
- * it is, the offset of the first bad byte otherwise; 0 for NULL.  Reads
- * text only.  The reader's own rule, for code next to the runtime that
- * checks or repairs text on its way to or from a model (the chat client
- * escapes transcript texts by it). */
-size_t contractc_utf8_valid_prefix(const char *text, size_t len);
 
 /* One message: `text` holds `len` bytes plus a NUL (owned by the
  * transcript).  Assistant turns hold the model's bytes as received (cut to
@@ -906,18 +835,15 @@ typedef struct contractc_log_entry {
     bool include_value;
 } contractc_log_entry_t;
 
-typedef enum contractc_log_status {
-    CONTRACTC_LOG_WRITTEN = 0,     /* the sink stored the line */
-    CONTRACTC_LOG_SINK_FAILED = 1, /* the sink failed: the decision is NOT
-                                      recorded; the caller still holds it
-                                      (contractc_log_format gives the line) */
-    CONTRACTC_LOG_ENOMEM = 2,
-    CONTRACTC_LOG_EINVAL = 3       /* NULLs, a decision without an outcome,
-                                      a bad setting, no time */
-} contractc_log_status_t;
+/* The former status type of contractc_log_write, now contractc_status_t
+ * (CONTRACTC_LOG_WRITTEN is CONTRACTC_OK, CONTRACTC_LOG_SINK_FAILED is
+ * CONTRACTC_ESINK, ...). */
+typedef contractc_status_t contractc_log_status_t CONTRACTC_DEPRECATED("contractc_status_t");
 
-/* "written", "sink_failed", "enomem", "einval"; "?" out of range. */
-const char *contractc_log_status_name(contractc_log_status_t status);
+/* The former names of the log statuses: "written", "sink_failed",
+ * "enomem", "einval"; "?" otherwise.  contractc_status_name replaces it. */
+CONTRACTC_DEPRECATED("contractc_status_name")
+const char *contractc_log_status_name(contractc_status_t status);
 
 /*
  * The decision's log line: one compact JSON object and '\n', keys in the
@@ -939,48 +865,206 @@ contractc_status_t contractc_log_format(const contractc_decision_t *decision,
 
 /*
  * Formats the decision (as contractc_log_format, with the log's clock) and
- * hands the line to the log's sink.  Anything but CONTRACTC_LOG_WRITTEN
- * means the decision was not recorded: the caller must act (retry, keep
- * the line elsewhere, stop taking decisions).
+ * hands the line to the log's sink.  Returns CONTRACTC_OK when the sink
+ * stored it, CONTRACTC_ESINK when the sink failed, CONTRACTC_ENOMEM, or
+ * CONTRACTC_EINVAL (NULLs, a decision without an outcome, a bad setting,
+ * no time).  Anything but CONTRACTC_OK means the decision was not
+ * recorded: the caller must act (retry, keep the line elsewhere, stop
+ * taking decisions).
  */
-contractc_log_status_t contractc_log_write(const contractc_log_t *log,
-                                           const contractc_decision_t *decision,
-                                           const contractc_log_entry_t *entry,
-                                           const void *record);
+contractc_status_t contractc_log_write(const contractc_log_t *log,
+                                       const contractc_decision_t *decision,
+                                       const contractc_log_entry_t *entry,
+                                       const void *record);
+
+/* ========================================================================
+ * The descriptor ABI: written by `contractc generate`
+ *
+ * The tables that `contractc generate` writes into NAME.c (and `contractc
+ * validate` builds in memory), laid out as CONTRACTC_ABI_VERSION says.  A
+ * program does not write or read them: it passes &NAME_contract to the
+ * functions above, or uses the generated wrappers.  All read-only at run
+ * time.
+ * ======================================================================== */
+typedef enum contractc_type {
+    CONTRACTC_TYPE_STRING = 1,
+    CONTRACTC_TYPE_INTEGER,
+    CONTRACTC_TYPE_NUMBER,
+    CONTRACTC_TYPE_BOOLEAN,
+    CONTRACTC_TYPE_DECIMAL,
+    CONTRACTC_TYPE_ENUM,
+    CONTRACTC_TYPE_DATE,
+    CONTRACTC_TYPE_DATETIME,
+    CONTRACTC_TYPE_OBJECT,
+    CONTRACTC_TYPE_ARRAY
+} contractc_type_t;
+
+/* "no field" in rule operand slots. */
+#define CONTRACTC_NO_FIELD UINT16_MAX
+/* "no bound" for length and item counts. */
+#define CONTRACTC_UNBOUNDED UINT32_MAX
+/* ±(2^53 − 1): the I-JSON integer range (RFC 7493 section 2.2). */
+#define CONTRACTC_INTEGER_MAX INT64_C(9007199254740991)
+#define CONTRACTC_INTEGER_MIN (-INT64_C(9007199254740991))
+
+/* The idioms generated tables are written with, named (C99 to C23, C++11):
+ * CONTRACTC_ABSENT, the has_offset/aux_offset of a field without that
+ * member; CONTRACTC_ALIGNOF(T), T's alignment in bytes (alignof where the
+ * language has it); CONTRACTC_STATIC_ASSERT(cond, name), a file-scope
+ * compile-time check (C99: a typedef `name` of a negative-size array when
+ * cond is false). */
+#define CONTRACTC_ABSENT UINT32_MAX
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define CONTRACTC_ALIGNOF(T) alignof(T)
+#define CONTRACTC_STATIC_ASSERT(cond, name) static_assert(cond, #name)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define CONTRACTC_ALIGNOF(T) _Alignof(T)
+#define CONTRACTC_STATIC_ASSERT(cond, name) _Static_assert(cond, #name)
+#else
+#define CONTRACTC_ALIGNOF(T) offsetof(struct { char c; T t; }, t)
+#define CONTRACTC_STATIC_ASSERT(cond, name) typedef char name[(cond) ? 1 : -1]
+#endif
 
 /*
- * ---- Grounded GBNF grammars for local models (docs/grammar.md,
- * "Grounded grammars") ----
- *
- * `contractc generate --grammar gbnf` embeds NAME.gbnf in NAME.c as
- * NAME_gbnf[] (NAME_gbnf_len bytes).  Its grounded strings are rules named
- * grounded-PATH that admit any string.  contractc_gbnf_grounded() rewrites
- * them for one request: each then admits exactly the non-empty substrings
- * of that request's source text, written as the canonical JSON form writes
- * them (only '"', '\' and control characters escaped), so a local model
- * cannot invent a quote.  A grounded string's pattern and length are then
- * left to the parser (it checks them, and grounding, either way).
+ * A DFA over UTF-8 bytes that matches a whole string (compiled by the
+ * generator from the contract's regular pattern subset).  State 0 is the
+ * dead state; matching runs in time linear in the string's length.
  */
-/* The largest source grounded in the grammar: 64 KiB.  Beyond, grounding
- * is left to the parser (contractc_gbnf_grounded returns 1). */
-#define CONTRACTC_GBNF_MAX_SOURCE 65536u
+typedef struct contractc_dfa {
+    const char *source;           /* the pattern as written in the contract */
+    uint32_t state_count;         /* including the dead state 0 */
+    uint32_t class_count;         /* byte classes */
+    uint32_t start;               /* start state */
+    const uint8_t *byte_class;    /* [256]: byte -> class */
+    const uint16_t *next;         /* [state_count * class_count] */
+    const uint8_t *accepting;     /* [state_count]: 1 if accepting */
+} contractc_dfa_t;
 
-/*
- * Writes to *text (malloc'd, NUL-terminated, *len bytes without the NUL;
- * free() it) the grammar `grammar` (grammar_len bytes, e.g. NAME_gbnf,
- * NAME_gbnf_len) with every grounded-* rule restricted to substrings of
- * `source` (source_len bytes of UTF-8; bytes that are not valid UTF-8 and
- * NUL split it, since no JSON string the parser accepts holds them).  The
- * grammar's size is linear in the source: a suffix automaton of its code
- * points, one rule per state (at most 2 * source_len rules).
- *
- * Returns 0 when grounded; 1 when source_len is above
- * CONTRACTC_GBNF_MAX_SOURCE or the grammar has no grounded rule (then
- * *text is a copy of `grammar`); -1 when out of memory or an argument is
- * NULL (then *text is NULL).
- */
-int contractc_gbnf_grounded(const char *grammar, size_t grammar_len, const char *source,
-                            size_t source_len, char **text, size_t *len);
+/* True when the whole of s[0..len) matches. */
+bool contractc_dfa_match(const contractc_dfa_t *dfa, const char *s, size_t len);
+
+/* One allowed spelling of an enum; C value = index + 1 (0 is "none"). */
+typedef struct contractc_enum_value {
+    const char *text;
+    uint32_t len;
+} contractc_enum_value_t;
+
+typedef struct contractc_enum {
+    const char *name;                      /* C type name, for messages */
+    const contractc_enum_value_t *values;
+    uint32_t count;
+} contractc_enum_t;
+
+struct contractc_object;
+
+/* The type and constraints of one value (a field's, or an array's items). */
+typedef struct contractc_value {
+    contractc_type_t type;
+    /* string */
+    uint32_t min_length, max_length;    /* code points; max CONTRACTC_UNBOUNDED */
+    const contractc_dfa_t *pattern;     /* NULL: none */
+    bool grounded;                      /* must occur verbatim in the source */
+    /* integer and decimal (decimal in minor units) */
+    int64_t minimum, maximum;
+    /* number */
+    bool has_number_minimum, has_number_maximum;
+    double number_minimum, number_maximum;
+    /* decimal */
+    uint8_t scale;                      /* 0..18 fraction digits */
+    bool is_signed;                     /* a leading '-' is allowed */
+    /* enum */
+    const contractc_enum_t *enumeration;
+    /* object */
+    const struct contractc_object *object;
+    /* array */
+    const struct contractc_value *items;
+    uint32_t min_items, max_items;      /* max CONTRACTC_UNBOUNDED */
+    uint32_t item_size, item_align;     /* C layout of one item */
+    /* A short example of a valid value as JSON text, used in messages
+     * ("like \"1250.00\""); NULL: none. */
+    const char *example;
+    /* Message texts for bounds as written in the contract (decimal and
+     * number bounds keep their spelling); NULL: derive from the numbers. */
+    const char *minimum_text, *maximum_text;
+} contractc_value_t;
+
+/* One key of an object. */
+typedef struct contractc_field {
+    const char *name;       /* the JSON key, UTF-8 */
+    uint32_t name_len;
+    const char *path_segment; /* ".name" or "['na me']", appended to paths */
+    bool nullable;          /* null is a legal value ("not stated") */
+    contractc_value_t value;
+    /* Offsets in the owning struct (bytes).  has_offset: the bool has_X of a
+     * nullable field; aux_offset: the size_t X_len of a string or X_count of
+     * an array.  UINT32_MAX where absent. */
+    uint32_t offset, has_offset, aux_offset;
+} contractc_field_t;
+
+typedef enum contractc_rule_kind {
+    CONTRACTC_RULE_ALL_OR_NONE = 1,
+    CONTRACTC_RULE_AT_MOST_ONE,
+    CONTRACTC_RULE_EXACTLY_ONE,
+    CONTRACTC_RULE_SUM,
+    CONTRACTC_RULE_COMPARE,
+    CONTRACTC_RULE_CHECK
+} contractc_rule_kind_t;
+
+typedef enum contractc_compare_op {
+    CONTRACTC_OP_LT = 1, CONTRACTC_OP_LE, CONTRACTC_OP_EQ,
+    CONTRACTC_OP_NE, CONTRACTC_OP_GE, CONTRACTC_OP_GT
+} contractc_compare_op_t;
+
+typedef struct contractc_rule {
+    contractc_rule_kind_t kind;
+    const char *id;              /* "rules[0]" unless the contract names it */
+    /* all_or_none, at_most_one, exactly_one: the fields (indexes into the
+     * owning object's fields). */
+    const uint16_t *fields;
+    uint32_t field_count;
+    /* sum: Σ over array field `sum_array` (of each item's field `sum_item`,
+     * or of the items themselves when CONTRACTC_NO_FIELD) equals field
+     * `sum_total` within `tolerance` (inclusive, in the operands' units). */
+    uint16_t sum_array, sum_item, sum_total;
+    int64_t tolerance;
+    /* compare: field `left` op field `right`. */
+    uint16_t left, right;
+    contractc_compare_op_t op;
+    /* check: the user's function and its message. */
+    contractc_check_fn check;
+    /* The rule in words, for the problem message ("amount, currency and
+     * amount_text must be all null or all set"). */
+    const char *message;
+} contractc_rule_t;
+
+typedef struct contractc_object {
+    const char *name;                  /* C type name, for messages */
+    const contractc_field_t *fields;   /* in contract order */
+    uint32_t field_count;
+    /* Field indexes sorted by (name_len, name bytes): the key lookup. */
+    const uint16_t *lookup;
+    const contractc_rule_t *rules;
+    uint32_t rule_count;
+    uint32_t size, align;              /* C layout of the struct */
+} contractc_object_t;
+
+struct contractc_contract {
+    uint32_t abi;                      /* CONTRACTC_ABI_VERSION it was made for */
+    const char *name;                  /* the contract name */
+    uint32_t version;                  /* the contract's `version` */
+    const char *hash;                  /* "sha256:" + 64 lowercase hex */
+    const contractc_object_t *root;
+    uint32_t arena_offset;             /* of `arena_` in the root struct */
+    /* reply settings */
+    size_t max_bytes;                  /* default 1 MiB */
+    uint32_t max_depth;                /* default 64 */
+    bool fence_allowed;                /* reply.fence: allow */
+    bool needs_source;                 /* a `source` is declared */
+    const char *source_name;           /* "the customer email" (for messages); NULL without a source */
+    /* The arena bound: an accepted record uses at most
+     * arena_factor * reply_len + arena_base bytes of arena. */
+    uint32_t arena_factor, arena_base;
+};
 
 #ifdef __cplusplus
 }
