@@ -36,9 +36,9 @@ typedef struct out {
     char *data;
     size_t len, cap;
     int failed;
-} out_t;
+} grammar_out_t;
 
-static void put(out_t *o, const char *s, size_t n)
+static void grammar_put(grammar_out_t *o, const char *s, size_t n)
 {
     if (o->failed)
         return;
@@ -63,9 +63,9 @@ static void put(out_t *o, const char *s, size_t n)
     o->data[o->len] = '\0';
 }
 
-static void puts_(out_t *o, const char *s) { put(o, s, strlen(s)); }
+static void grammar_puts(grammar_out_t *o, const char *s) { grammar_put(o, s, strlen(s)); }
 
-static void put_uint(out_t *o, uint32_t v)
+static void grammar_put_uint(grammar_out_t *o, uint32_t v)
 {
     char b[12];
     size_t n = sizeof b;
@@ -73,7 +73,7 @@ static void put_uint(out_t *o, uint32_t v)
         b[--n] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    put(o, b + n, sizeof b - n);
+    grammar_put(o, b + n, sizeof b - n);
 }
 
 static uint32_t find(const sa_t *a, uint32_t s, uint32_t cp)
@@ -178,7 +178,7 @@ static uint32_t next_cp(const unsigned char *s, size_t n, size_t *i)
 }
 
 /* One code point as its canonical JSON text, as a GBNF literal. */
-static void put_cp(out_t *o, uint32_t cp)
+static void put_cp(grammar_out_t *o, uint32_t cp)
 {
     static const char hex[] = "0123456789abcdef";
     char json[8], lit[40];
@@ -214,16 +214,16 @@ static void put_cp(out_t *o, uint32_t cp)
         json[n++] = (char)(0x80 | (cp & 0x3F));
     }
     size_t l = cc_gbnf_escape(json, n, lit);
-    put(o, "\"", 1);
-    put(o, lit, l);
-    put(o, "\"", 1);
+    grammar_put(o, "\"", 1);
+    grammar_put(o, lit, l);
+    grammar_put(o, "\"", 1);
 }
 
 /* The rule name of state s: the start is grounded-source itself. */
-static void put_state(out_t *o, uint32_t s)
+static void put_state(grammar_out_t *o, uint32_t s)
 {
-    puts_(o, "src--"); /* "--" never occurs in a generated rule name */
-    put_uint(o, s);
+    grammar_puts(o, "src--"); /* "--" never occurs in a generated rule name */
+    grammar_put_uint(o, s);
 }
 
 int contractc_gbnf_grounded(const char *grammar, size_t grammar_len, const char *source,
@@ -235,7 +235,7 @@ int contractc_gbnf_grounded(const char *grammar, size_t grammar_len, const char 
     *len = 0;
     if (!grammar || (!source && source_len))
         return -1;
-    out_t o = {NULL, 0, 0, 0};
+    grammar_out_t o = {NULL, 0, 0, 0};
     /* the grounded rules: lines "grounded-NAME ::= ..." */
     int grounded = 0;
     for (size_t i = 0; i < grammar_len;) {
@@ -245,7 +245,7 @@ int contractc_gbnf_grounded(const char *grammar, size_t grammar_len, const char 
         i = end;
     }
     if (!grounded || source_len > CONTRACTC_GBNF_MAX_SOURCE) {
-        put(&o, grammar, grammar_len);
+        grammar_put(&o, grammar, grammar_len);
         if (o.failed || !o.data) {
             free(o.data);
             return -1;
@@ -281,36 +281,36 @@ int contractc_gbnf_grounded(const char *grammar, size_t grammar_len, const char 
             size_t end = nl ? (size_t)(nl - grammar) + 1 : grammar_len;
             const char *eq = memchr(grammar + i, ':', end - i);
             if (end - i > strlen(PREFIX) && memcmp(grammar + i, PREFIX, strlen(PREFIX)) == 0 && eq) {
-                put(&o, grammar + i, (size_t)(eq - (grammar + i)));
-                puts_(&o, "::= \"\\\"\" src--0\n");
+                grammar_put(&o, grammar + i, (size_t)(eq - (grammar + i)));
+                grammar_puts(&o, "::= \"\\\"\" src--0\n");
             } else {
-                put(&o, grammar + i, end - i);
+                grammar_put(&o, grammar + i, end - i);
             }
             i = end;
         }
         if (o.len && o.data[o.len - 1] != '\n')
-            put(&o, "\n", 1);
+            grammar_put(&o, "\n", 1);
         for (uint32_t s = 0; s < a.n_st; s++) {
             put_state(&o, s);
-            puts_(&o, " ::= ");
+            grammar_puts(&o, " ::= ");
             int first = 1;
             if (s != 0) {
-                puts_(&o, "\"\\\"\"");
+                grammar_puts(&o, "\"\\\"\"");
                 first = 0;
             }
             for (uint32_t e = a.st[s].first; e; e = a.ed[e].next) {
                 if (a.ed[e].cp == 0xFFFFFFFFu)
                     continue;
                 if (!first)
-                    puts_(&o, " | ");
+                    grammar_puts(&o, " | ");
                 first = 0;
                 put_cp(&o, a.ed[e].cp);
-                put(&o, " ", 1);
+                grammar_put(&o, " ", 1);
                 put_state(&o, a.ed[e].to);
             }
             if (first) /* an empty source: no substring at all */
-                puts_(&o, "[^\\x00-\\U0010FFFF]");
-            put(&o, "\n", 1);
+                grammar_puts(&o, "[^\\x00-\\U0010FFFF]");
+            grammar_put(&o, "\n", 1);
         }
         rc = o.failed ? -1 : 0;
     }
