@@ -13,7 +13,7 @@
  *     admit it;
  *   - `grounded` needs a top-level `source`;
  *   - rule paths are resolved into field indexes and their kinds checked
- *     (design page, "Rules" and "Fine print");
+ *     (docs/contract-language.md §5, "Rules" and "Fine print");
  *   - rule ids are unique (they name rules in logs);
  *   - each `example` is a valid value of its own field;
  *   - the expanded size: fields, rules and enum values counted as the prompt,

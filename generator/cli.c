@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cli.c - the `contractc` command line (design page, "The CLI").
+ * cli.c - the `contractc` command line (docs/contract-language.md §13, "The
+ * CLI").
  *
  *   contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--check]
  *                      [--depfile FILE]

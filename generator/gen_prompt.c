@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gen_prompt.c - NAME.prompt.txt (design page, "The prompt"), in the words
- * of the phrase book (phrase.c: value examples, rule sentences, counts,
- * bounds, decimals, dates, grounding).
+ * gen_prompt.c - NAME.prompt.txt (docs/contract-language.md §9, "The prompt"),
+ * in the words of the phrase book (phrase.c: value examples, rule sentences,
+ * counts, bounds, decimals, dates, grounding).
  *
  * Layout of the prompt (UTF-8, every line ends in "\n"):
  *

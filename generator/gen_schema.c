@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gen_schema.c - NAME.schema.json, the portable draft 2020-12 schema
- * (dialects.md section 0; design page, "Schemas and dialects").
+ * (dialects.md section 0; docs/contract-language.md §10, "Schemas and
+ * dialects").
  *
  * The root:
  *

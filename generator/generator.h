@@ -25,8 +25,9 @@
 
 /* ---- gen_prompt.c ---------------------------------------------------- */
 
-/* NAME.prompt.txt: the instruction, the key list with each field's line,
- * the rule sentences and the closing line (design page, "The prompt"). */
+/* NAME.prompt.txt: the instruction, the key list with each field's line, the
+ * rule sentences and the closing line (docs/contract-language.md §9, "The
+ * prompt"). */
 char *cc_emit_prompt(const cc_contract_t *contract, size_t *len);
 
 /* ---- phrase.c: the phrase book ---------------------------------------- */
@@ -185,9 +186,9 @@ int cc_emit_schema_dialect(const cc_contract_t *contract, const char *dialect,
 
 /* ---- stats.c --------------------------------------------------------------- */
 
-/* `contractc stats LOG... [--json]` (design page, "The decision log";
- * docs/contract-language.md, "The decision log").  Exit 0; 1 out of
- * memory or an error writing `out`; 2 usage or an unreadable log. */
+/* `contractc stats LOG... [--json]` (docs/contract-language.md §15, "The
+ * decision log"; docs/contract-language.md, "The decision log").  Exit 0; 1
+ * out of memory or an error writing `out`; 2 usage or an unreadable log. */
 int cc_stats_main(int argc, char **argv, FILE *out, FILE *err);
 
 /* The longest log line `stats` reads, in bytes (64 MiB); a longer one is

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hash.c - the canonical contract model and NAME_contract_hash (design page,
- * "Hash and banners").
+ * hash.c - the canonical contract model and NAME_contract_hash
+ * (docs/contract-language.md, "Hash and banners").
  *
  * The canonical model is compact JSON of every resolved setting that
  * affects a verdict, in contract order, with every default written out so

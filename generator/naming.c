@@ -4,7 +4,7 @@
  * cc_name_contract), the pipeline's third stage; after nanopb's naming and
  * reserved-word handling.
  *
- * The rules (design page, "Generated C surface"):
+ * The rules (docs/contract-language.md §7, "Generated C surface"):
  *   record              NAME_t             (struct tag NAME)
  *   named type T        NAME_T_t           (struct tag NAME_T)
  *   inline object/enum  the path of field names from its nearest named

@@ -3,9 +3,10 @@
  * parse_yaml.c - contract YAML -> model (stages.h: cc_parse_yaml), the
  * pipeline's first stage.
  *
- * The grammar of a contract (design page, "A contract"), as YAML nodes.
- * MAP{...} is a block or flow mapping with exactly these keys (others are
- * errors, with a suggestion), SEQ[...] a sequence; `*` marks a required key.
+ * The grammar of a contract (docs/contract-language.md §3, "A contract"), as
+ * YAML nodes.  MAP{...} is a block or flow mapping with exactly these keys
+ * (others are errors, with a suggestion), SEQ[...] a sequence; `*` marks a
+ * required key.
  *
  *   contract    ::= MAP{ contract*: NAME, version*: INT>=1,
  *                        description: STR, instruction*: STR,

@@ -188,7 +188,8 @@ static bool cpset_negate(cpset_t *s)
     return true;
 }
 
-/* \d, \w and their complements: ASCII only, as the design page says. */
+/* \d, \w and their complements: ASCII only (docs/contract-language.md
+ * §6.2, "Patterns"). */
 static bool cpset_add_escape_class(cpset_t *s, char c)
 {
     cpset_t t = {NULL, 0, 0};

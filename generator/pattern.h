@@ -3,10 +3,10 @@
  * pattern.h - the contract's regular pattern subset compiled to a DFA
  * (internal to the generator).
  *
- * Supported (design page, "Patterns"): a regular subset of ECMA-262 matched
- * against the whole string: literals, escapes, [...] classes with ranges and
- * negation, \d and \w (ASCII), (...) and (?:...), |, ?, *, +, {m}, {m,},
- * {m,n}.  Refused with an error naming the construct: '.', \s, \b,
+ * Supported (docs/contract-language.md §6.2, "Patterns"): a regular subset of
+ * ECMA-262 matched against the whole string: literals, escapes, [...] classes
+ * with ranges and negation, \d and \w (ASCII), (...) and (?:...), |, ?, *, +,
+ * {m}, {m,}, {m,n}.  Refused with an error naming the construct: '.', \s, \b,
  * backreferences, lookaround, flags, ^ and $ inside the pattern.
  *
  * The DFA runs over UTF-8 bytes (the runtime has already validated the

@@ -101,8 +101,8 @@ void cc_phrase_grounded(cc_buf_t *b, const cc_contract_t *k)
         cc_buf_puts(b, "the source text");
 }
 
-/* "a", "a and b", "a, b and c": the design page's list style (no Oxford
- * comma), used for rule operands. */
+/* "a", "a and b", "a, b and c": docs/contract-language.md's list style (no
+ * Oxford comma), used for rule operands. */
 static void put_path_list(cc_buf_t *b, const cc_path_t *paths, size_t count)
 {
     for (size_t i = 0; i < count; i++) {

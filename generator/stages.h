@@ -43,11 +43,11 @@ cc_contract_t *cc_parse_yaml(const char *path, const char *text, size_t len,
 void cc_check_contract(cc_contract_t *contract, cc_diags_t *diags);
 
 /*
- * Derives every generated C name (design page, "Generated C surface"):
- * c_type/c_struct of each object and enum, enum constants, C members with
- * keyword escapes (a note each), and reports every collision with both
- * locations.  Call after cc_check_contract.  Returns false only when out of
- * memory.
+ * Derives every generated C name (docs/contract-language.md §7, "Generated C
+ * surface"): c_type/c_struct of each object and enum, enum constants, C
+ * members with keyword escapes (a note each), and reports every collision with
+ * both locations.  Call after cc_check_contract.  Returns false only when out
+ * of memory.
  */
 bool cc_name_contract(cc_contract_t *contract, cc_diags_t *diags);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stats.c - `contractc stats LOG... [--json]`: what the decision logs
- * (`contractc-log/1`, design page "The decision log") say about a
- * contract in use.
+ * (`contractc-log/1`, docs/contract-language.md §15, "The decision log") say
+ * about a contract in use.
  *
  * Everything is grouped by contract hash first: the hash covers the
  * contract, its schema and its prompt, so an edited prompt is a new group,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The benchmark (issue 8) in one command, on Debian 12: installs what it
+# The benchmark (bench/README.md) in one command, on Debian 12: installs what it
 # needs (libsimdjson-dev, g++, valgrind, node + npm, python3), builds a
 # Release tree with the simdjson runner, installs ajv from bench/'s lockfile
 # and runs bench/run.py: corpora, agreement check, interleaved timing,

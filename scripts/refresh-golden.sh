@@ -11,7 +11,7 @@ while read -r name contract; do
   [ -z "$name" ] || [ "${name#\#}" != "$name" ] && continue
   mkdir -p "tests/golden/$name"
   ./build/generator/contractc generate "$contract" -o "tests/golden/$name"
-  # The provider dialects (issue 6): NAME.D.schema.json and NAME.D.notes.txt
+  # The provider dialects (docs/dialects.md): NAME.D.schema.json and NAME.D.notes.txt
   # for each D.  Generated apart, because asking for dialects also embeds
   # them in NAME.c, and the golden NAME.c is the plain one.  A dialect the
   # contract exceeds is refused (its diagnostic is shown) and has no golden.

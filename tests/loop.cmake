@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The repair loop, the decision log, `contractc stats` and the chat client
-# (issue 4).  Included by tests/CMakeLists.txt.
+# (docs/contract-language.md §14, §15; docs/client.md).  Included by tests/CMakeLists.txt.
 contractc_check_test(test_loop LIBS test_contracts)
 contractc_check_test(test_log LIBS test_contracts PkgConfig::CJSON)
 contractc_check_test(test_stats GENERATOR LIBS test_contracts PkgConfig::CJSON m)

@@ -2,13 +2,13 @@
 /*
  * arena.c - the memory of one accepted record, freed at once.
  *
- * A record's strings and arrays live in one arena (design page: "the whole
- * record in one arena freed by NAME_free").  The first block is sized from
- * the reply, so a record is usually one allocation; later blocks are as
- * large as the first.
- * Aligned objects grow up from a block's bottom and text grows down from its
- * top, so the array being filled is usually the newest bottom object and
- * grows in place even while its items' strings are being stored.
+ * A record's strings and arrays live in one arena (docs/contract-language.md:
+ * "the whole record in one arena freed by NAME_free").  The first block is
+ * sized from the reply, so a record is usually one allocation; later blocks
+ * are as large as the first.  Aligned objects grow up from a block's bottom
+ * and text grows down from its top, so the array being filled is usually the
+ * newest bottom object and grows in place even while its items' strings are
+ * being stored.
  */
 #include <stdlib.h>
 #include <string.h>

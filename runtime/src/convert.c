@@ -628,7 +628,7 @@ size_t cc_format_number(double value, char buf[33])
 }
 
 /* ------------------------------------------------------------------------
- * Decimals in minor units (design page, `decimal` row)
+ * Decimals in minor units (docs/contract-language.md, `decimal` row)
  * ------------------------------------------------------------------------ */
 
 cc_convert_t cc_convert_decimal(const char *text, size_t len, uint8_t scale,
@@ -771,8 +771,8 @@ size_t cc_decimal_form(uint8_t scale, bool is_signed, char buf[CC_DECIMAL_FORM_M
 /* ------------------------------------------------------------------------
  * Dates and date-times (RFC 3339 section 5.6, contractc's profile)
  *
- * Only CC_CONVERT_OK or CC_CONVERT_FORMAT: a 30 February or a 25:00 is not
- * a date or a time at all, which the design page files under `format`.
+ * Only CC_CONVERT_OK or CC_CONVERT_FORMAT: a 30 February or a 25:00 is not a
+ * date or a time at all, which docs/contract-language.md files under `format`.
  * ------------------------------------------------------------------------ */
 
 static bool is_leap(int32_t y)

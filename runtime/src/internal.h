@@ -174,8 +174,8 @@ CC_PRIVATE void cc_str_json_string(cc_str_t *s, const char *text, size_t n, size
  * number scan (cc_scan_number). */
 CC_PRIVATE bool cc_json_number_valid(const char *s, size_t n);
 
-/* How many code points of a reply value a message quotes (design page,
- * "Fine print"). */
+/* How many code points of a reply value a message quotes
+ * (docs/contract-language.md, "Fine print"). */
 #define CC_ECHO_CODE_POINTS 40
 
 /* Appends a reply value as a JSON string literal, cut to 40 code points

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * log.c - the decision log, `contractc-log/1` (design page, "The decision
- * log"): one JSON object per line, written through a sink the caller
+ * log.c - the decision log, `contractc-log/1` (docs/contract-language.md, "The
+ * decision log"): one JSON object per line, written through a sink the caller
  * chooses, so that a decision can be replayed and defended later with the
  * exact contract (its hash) that made it.
  *

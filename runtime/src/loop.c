@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * loop.c - the transcript and the repair loop (design page, "The prompt";
- * issue 4).
+ * loop.c - the transcript and the repair loop (docs/contract-language.md
+ * §9, "The prompt", and §14, "The repair loop").
  *
  * The loop is generic over a contract's descriptor tables and knows nothing
  * about networks: the model is a function the caller supplies.  What it

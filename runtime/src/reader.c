@@ -319,9 +319,10 @@ static bool fail_bom(cc_reader_t *r, const unsigned char *at)
 }
 
 /*
- * The fence rule (design page, "Fine print"): ``` + optional lowercase
- * "json" + optional spaces/tabs + LF or CRLF, the JSON text, a line break,
- * ```; white space around the whole (already stripped: [s, e)).
+ * The fence rule (docs/contract-language.md §6.3, "Fine print"): ``` +
+ * optional lowercase "json" + optional spaces/tabs + LF or CRLF, the JSON
+ * text, a line break, ```; white space around the whole (already stripped: [s,
+ * e)).
  */
 static bool strip_fence(cc_reader_t *r, const unsigned char *s,
                         const unsigned char *e)

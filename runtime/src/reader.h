@@ -2,8 +2,8 @@
 /*
  * reader.h - the strict JSON reader under the validation interpreter (internal).
  *
- * One linear pass over the raw reply bytes that enforces RFC 8259 exactly
- * and contractc's policy on top (design page, "Reading a reply"):
+ * One linear pass over the raw reply bytes that enforces RFC 8259 exactly and
+ * contractc's policy on top (docs/contract-language.md §6, "Reading a reply"):
  *   - white space is only space, tab, LF, CR (RFC 8259 section 2);
  *   - UTF-8 only (RFC 8259 section 8.1), no BOM;
  *   - \u0000 and lone surrogates (escaped or not) are `encoding` problems

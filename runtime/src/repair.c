@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * repair.c - the repair turn sent after a rejection (design page, "The
- * prompt"): the rejected reply stays just above it in the transcript.
+ * repair.c - the repair turn sent after a rejection
+ * (docs/contract-language.md, "The prompt"): the rejected reply stays just
+ * above it in the transcript.
  */
 #include <stdlib.h>
 #include <string.h>

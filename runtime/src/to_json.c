@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * to_json.c - an accepted record in the canonical form (design page,
- * "Canonical form of a record"): compact, keys in contract order, strings as
- * UTF-8 with only '"', '\' and control characters escaped, integers as plain
- * digits, numbers as the shortest text that reads back to the same double,
- * decimals as strings with exactly `scale` fraction digits, enums as their
- * value, dates and date-times as received, null for absent values.
+ * to_json.c - an accepted record in the canonical form
+ * (docs/contract-language.md, "Canonical form of a record"): compact, keys in
+ * contract order, strings as UTF-8 with only '"', '\' and control characters
+ * escaped, integers as plain digits, numbers as the shortest text that reads
+ * back to the same double, decimals as strings with exactly `scale` fraction
+ * digits, enums as their value, dates and date-times as received, null for
+ * absent values.
  */
 #include <stdlib.h>
 #include <string.h>

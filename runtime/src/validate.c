@@ -5,8 +5,8 @@
  *
  * There is no tree.  Each value is read straight into the record's struct
  * (offsets from the field tables) or, when it breaks a constraint, reported
- * with its path and left out.  Semantics follow the design page ("Reading a
- * reply", "Problem kinds", "Fine print"):
+ * with its path and left out.  Semantics follow docs/contract-language.md
+ * ("Reading a reply", "Problem kinds", "Fine print"):
  *
  *   - Document-level problems (empty, syntax, encoding, limit) replace every
  *     other problem: the list is then exactly that one problem at "$".
@@ -75,13 +75,13 @@ typedef struct cc_parse {
      * time; msg_busy makes a nested one fall back to the heap. */
     bool msg_busy;
     char msg_model[CC_MSG_INLINE], msg_log[CC_MSG_INLINE];
-    /* The unexpected keys stored so far, each with its object (the
-     * object's '{' in the reply), to tell a key's later occurrences in the
-     * same object (`duplicate`) from its first (`unexpected`): an
-     * open-addressed table in the arena, set up at the first unexpected
-     * key of a parse (keys NULL until then).  It holds at most as many keys as the
-     * problem list holds problems: past the cap nothing is stored, so
-     * nothing needs telling apart. */
+    /* The unexpected keys stored so far, each with its object (the object's
+     * '{' in the reply), to tell a key's later occurrences in the same object
+     * (`duplicate`) from its first (`unexpected`): an open-addressed table in
+     * the arena, set up at the first unexpected key of a parse (keys NULL
+     * until then).  It holds at most as many keys as the problem list holds
+     * problems: past the cap nothing is stored, so nothing needs telling
+     * apart. */
     struct cc_key_seen *keys;
     size_t keys_count, keys_mask; /* keys_mask + 1 entries, 0 when none */
     uint64_t keys_seed;
@@ -1522,7 +1522,7 @@ static void run_compare(cc_parse_t *c, const contractc_object_t *o, const contra
 {
     const contractc_field_t *lf = &o->fields[rule->left], *rf = &o->fields[rule->right];
     if (field_is_null(lf, base) || field_is_null(rf, base))
-        return; /* design page: compare is skipped when either side is null */
+        return; /* a null side skips it (docs/contract-language.md §5.4) */
     const unsigned char *a = base + lf->offset, *b = base + rf->offset;
     int cmp = 0;
     switch (lf->value.type) {

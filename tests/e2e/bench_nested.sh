@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Work on the bad inputs of issue 3, counted in instructions, not time:
+# Work on the bad inputs of nested_bad_input.h (deep, wide and long
+# replies), counted in instructions, not time:
 # callgrind runs nested_bad_input on each kind at two sizes, N and 2N,
 # counting only the instructions inside contractc_parse (the reply is built
 # outside it), and prints the ratio.  Linear work gives x2 (accepted within

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dialect_diff.c - the C half of the differential test against ajv
- * (issue 6, part 3).  Built once per contract, linked with that contract's
- * generated parser (DIFF_CONTRACT names its descriptor, e.g.
+ * (tests/schema/differential.mjs).  Built once per contract, linked with
+ * that contract's generated parser (DIFF_CONTRACT names its descriptor, e.g.
  * refund_request_contract).
  *
  *   dialect_diff [--count N] [--seed S] [--regressions DIR]

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * nested_bad_input.h - the bad replies of issue 3 for the nested_limits
- * contract (tests/data/nested/nested_limits.contract.yaml: reply.max_bytes
- * 64 MiB, max_depth 1024), built in memory at a chosen size.  Shared by
- * test_nested_limits.c (allocation counts) and nested_bad_input.c (the
- * program bench_nested.sh runs under callgrind to count instructions).
+ * nested_bad_input.h - the bad replies (deep, wide, long) for the
+ * nested_limits contract (tests/data/nested/nested_limits.contract.yaml:
+ * reply.max_bytes 64 MiB, max_depth 1024), built in memory at a chosen size.
+ * Shared by test_nested_limits.c (allocation counts) and nested_bad_input.c
+ * (the program bench_nested.sh runs under callgrind to count instructions).
  *
  * Every builder returns a malloc'd buffer of about `bytes` bytes (free() it;
  * NULL when out of memory), its exact length in *len, and in *items how many

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_nested.c - issue 3 through generated parsers: dates and datetimes
- * (calendar and RFC 3339 section 5.6 edge cases, echoed exactly by the
- * canonical form), each rule kind (all_or_none, at_most_one, exactly_one,
- * sum over integers, decimals and item fields with its overflow, compare
- * with every operator on integers, decimals, dates and datetimes, user
- * checks on the record and per item), gating, paths at every level, and
- * the lint cases of the nested contract errors (tests/data/nested/lint).
+ * test_nested.c - nested contracts through generated parsers: dates and
+ * datetimes (calendar and RFC 3339 section 5.6 edge cases, echoed exactly by
+ * the canonical form), each rule kind (all_or_none, at_most_one, exactly_one,
+ * sum over integers, decimals and item fields with its overflow, compare with
+ * every operator on integers, decimals, dates and datetimes, user checks on
+ * the record and per item), gating, paths at every level, and the lint cases
+ * of the nested contract errors (tests/data/nested/lint).
  *
  * The contracts are tests/data/nested/NAME.contract.yaml, generated at build
  * time by contractc_generate() (tests/nested.cmake).  Each reply's outcome

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_nested_limits.c - the bad inputs of issue 3 against the nested_limits
- * contract (reply.max_bytes 64 MiB, max_depth 1024, so the checks really
- * run): 32 MiB of nested arrays (1000 deep, and past max_depth), an object
- * with a million keys, four million numbers against max_items 200, and a
- * 32 MiB string.  Each gets its problems and no crash; memory is shown to be
- * bounded by a constant times the reply's size, and to grow no faster than
- * the reply, by counting through the allocator of contractc_options_t:
+ * test_nested_limits.c - the bad inputs of nested_bad_input.h against the
+ * nested_limits contract (reply.max_bytes 64 MiB, max_depth 1024, so the
+ * checks really run): 32 MiB of nested arrays (1000 deep, and past max_depth),
+ * an object with a million keys, four million numbers against max_items 200,
+ * and a 32 MiB string.  Each gets its problems and no crash; memory is shown
+ * to be bounded by a constant times the reply's size, and to grow no faster
+ * than the reply, by counting through the allocator of contractc_options_t:
  * calls, peak live bytes and total bytes, at sizes N and 2N.
  *
  * Instruction counts (work, not time) are the business of bench_nested.sh,

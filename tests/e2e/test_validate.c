@@ -950,10 +950,10 @@ START_TEST(an_expected_key_needs_its_colon_right_after_it_or_after_white_space)
 }
 END_TEST
 
-/* Every unexpected key gets its whole path and message: the suggestion
- * folds case, '_', '-' and ' '; the path escapes and cuts the key to 64
- * code points (design page, "Fine print"); a key with no near field lists
- * the allowed keys. */
+/* Every unexpected key gets its whole path and message: the suggestion folds
+ * case, '_', '-' and ' '; the path escapes and cuts the key to 64 code points
+ * (docs/contract-language.md §6.3, "Fine print"); a key with no near field
+ * lists the allowed keys. */
 START_TEST(unexpected_keys_get_exact_paths_and_messages)
 {
     loaded_t l = open_contract(HEAD "fields:\n  order_id: {type: string}\n  total: {type: integer}\n");
@@ -1037,11 +1037,10 @@ END_TEST
 
 /* ---- unexpected keys' paths against a reference -------------------------- */
 
-/* The path segment of key k[0..n) as the design page words it, written
- * here a byte at a time, apart from the runtime's code: ".key" for
- * [A-Za-z_][A-Za-z0-9_]*, else ['...'] with \' \\ \b \f \n \r \t, and
- * \u00XX for the other control bytes; the key cut after 64 code points
- * with "…". */
+/* The path segment of key k[0..n) as docs/contract-language.md words it,
+ * written here a byte at a time, apart from the runtime's code: ".key" for
+ * [A-Za-z_][A-Za-z0-9_]*, else ['...'] with \' \\ \b \f \n \r \t, and \u00XX
+ * for the other control bytes; the key cut after 64 code points with "…". */
 static void ref_key_segment(cc_buf_t *b, const char *k, size_t n)
 {
     bool ident = n > 0 && !(k[0] >= '0' && k[0] <= '9');

@@ -200,9 +200,6 @@ export const contracts = [
     "tests/data/contracts/refund_request.contract.yaml", "tests/data/contracts/invoice.contract.yaml",
     "tests/data/differential/all_types.contract.yaml", "bench/contracts/repo_map.contract.yaml",
 ].map((c) => path.join(src, c));
-export const shared = path.join(src, "../shared/cases");
-for (const f of fs.existsSync(shared) ? fs.readdirSync(shared) : [])
-    if (f.endsWith(".contract.yaml")) contracts.push(path.join(shared, f));
 
 export const replies = []; // {contract, reply (Buffer), source, from}
 export function casesFile(file, dir) {
@@ -215,7 +212,6 @@ export function casesFile(file, dir) {
     }
 }
 casesFile(path.join(src, "tests/data/cases/replies.jsonl"), path.join(src, "tests/data/contracts"));
-casesFile(path.join(shared, "replies.jsonl"), shared);
 for (const ex of ["refund", "invoice", "codemap"]) {
     const dir = path.join(src, "examples", ex, "data");
     const contract = contracts.find((c) => c.includes(`examples/${ex}/`));

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_dialects.c - the provider dialects of the schema (issue 6, parts 2
- * and 4; ../shared/design/dialects.md):
+ * test_dialects.c - the provider dialects of the schema (docs/dialects.md):
  *   - the dialect files of the golden contracts equal tests/golden/;
  *   - each dialect file uses only its provider's keywords (allowlists);
  *   - every contract constraint is in the parser's tables, in the prompt,

@@ -3,8 +3,8 @@
  * test_schema_prompt.c - the prompt, the portable schema and the contract
  * hash (gen_prompt.c, gen_schema.c, hash.c).
  *
- * Models are built by hand here (the refund_request and invoice contracts
- * of the design page), so these tests pin the emitters independently of
+ * Models are built by hand here (the refund_request and invoice contracts of
+ * docs/contract-language.md), so these tests pin the emitters independently of
  * the YAML loader; the last case loads the same contracts from
  * tests/data/contracts/ and checks that both routes give the same bytes.
  */
@@ -96,7 +96,7 @@ static cc_rule_t *add_rules(cc_object_t *o, size_t count)
     return o->rules;
 }
 
-/* The refund_request contract of the design page. */
+/* The refund_request contract of docs/contract-language.md. */
 static cc_contract_t *refund_contract(void)
 {
     static const char *const currencies[] = {"EUR", "GBP", "USD"};

@@ -9,8 +9,9 @@
  * large nested documents.
  *
  * Offsets are bytes in the raw reply (before a fence is stripped); line and
- * column are 1-based, the column counting bytes (design page, "Fine print").
- * Every table row is one Check loop iteration, named in failure messages.
+ * column are 1-based, the column counting bytes (docs/contract-language.md
+ * §6.3, "Fine print").  Every table row is one Check loop iteration, named in
+ * failure messages.
  */
 #include "convert.h"
 #include "reader.h"

@@ -134,8 +134,8 @@ typedef enum contractc_kind {
     CONTRACTC_KIND_COUNT_
 } contractc_kind_t;
 
-/* The kind's name as in the design page ("type", "missing", ...); "?" for a
- * value out of range. */
+/* The kind's name as in docs/contract-language.md ("type", "missing", ...);
+ * "?" for a value out of range. */
 const char *contractc_kind_name(contractc_kind_t kind);
 
 /* True for empty, syntax, encoding and limit. */
@@ -301,11 +301,11 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
 void contractc_record_free(const contractc_contract_t *contract, void *record);
 
 /*
- * Writes an accepted record in the canonical form (design page: compact,
- * keys in contract order, minimal escaping, decimals with `scale` digits,
- * null for absent values).  Returns a NUL-terminated malloc'd string that the
- * caller frees with free(), and its length in *len (len may be NULL); NULL
- * when out of memory.
+ * Writes an accepted record in the canonical form (docs/contract-language.md:
+ * compact, keys in contract order, minimal escaping, decimals with `scale`
+ * digits, null for absent values).  Returns a NUL-terminated malloc'd string
+ * that the caller frees with free(), and its length in *len (len may be NULL);
+ * NULL when out of memory.
  */
 char *contractc_to_json(const contractc_contract_t *contract, const void *record,
                         size_t *len);
@@ -846,16 +846,16 @@ CONTRACTC_DEPRECATED("contractc_status_name")
 const char *contractc_log_status_name(contractc_status_t status);
 
 /*
- * The decision's log line: one compact JSON object and '\n', keys in the
- * order of the design page: log, time, record_id, contract, version, hash,
- * dialect, model, settings, attempts (outcome, fenced, finish_reason,
- * problems as {path, kind, rule}, then `dropped` when problems were
- * dropped, `error` for a model error), outcome, route (when set), value
- * (when opted in, for an accepted decision: `record` is then the accepted
- * record).  Strings are escaped per RFC 8259; invalid UTF-8 in a caller's
- * string becomes U+FFFD.  `time` NULL takes the clock (NULL: the UTC
- * clock).  *line is malloc'd and NUL-terminated: free() it.
- * Returns CONTRACTC_OK, CONTRACTC_ENOMEM or CONTRACTC_EINVAL.
+ * The decision's log line: one compact JSON object and '\n', keys in the order
+ * of docs/contract-language.md: log, time, record_id, contract, version, hash,
+ * dialect, model, settings, attempts (outcome, fenced, finish_reason, problems
+ * as {path, kind, rule}, then `dropped` when problems were dropped, `error`
+ * for a model error), outcome, route (when set), value (when opted in, for an
+ * accepted decision: `record` is then the accepted record).  Strings are
+ * escaped per RFC 8259; invalid UTF-8 in a caller's string becomes U+FFFD.
+ * `time` NULL takes the clock (NULL: the UTC clock).  *line is malloc'd and
+ * NUL-terminated: free() it.  Returns CONTRACTC_OK, CONTRACTC_ENOMEM or
+ * CONTRACTC_EINVAL.
  */
 contractc_status_t contractc_log_format(const contractc_decision_t *decision,
                                         const contractc_log_entry_t *entry,
