@@ -204,67 +204,6 @@ CC_PRIVATE bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t
                      const char *path, size_t np, const char *message, size_t nm,
                      const char *log_message, size_t nl, const char *rule,
                      size_t line, size_t column);
-/* Appends a problem at path[0..np) whose message, log message and rule are
- * those of problem `like` of the same list (stored once, shared: a hostile
- * reply with many unexpected keys repeats one message).  As
- * cc_problems_add otherwise. */
-CC_PRIVATE bool cc_problems_add_like(contractc_problems_t *problems, contractc_kind_t kind,
-                          const char *path, size_t np, size_t like);
-/*
- * The list's storage (problems.c; here for the inline half of
- * cc_problems_open_like).  The problems' strings live in text blocks owned
- * by the list and filled in order, so that a reported problem costs no
- * allocation of its own (a hostile reply reports dozens, and each paid a
- * malloc and a free), and dropping the problems from index `keep` on frees
- * the newer blocks and rewinds the one left.  The list's private member
- * texts_ points at the newest block, NULL before the first.  A problem may
- * share the texts of an earlier one (cc_problems_add_like): texts are only
- * shared backwards, so cutting the list at `keep` never leaves a kept
- * problem pointing into a freed block.  A problem's path is its first
- * text: the rewind goes back to it.
- */
-typedef struct contractc_text_block_ {
-    struct contractc_text_block_ *prev; /* the older block */
-    size_t first;               /* index of the first problem stored here */
-    size_t size, used;          /* bytes of data[] */
-    char data[];
-} cc_text_block_t;
-
-/* cc_problems_add_like with the path written in place, so that it is not
- * built elsewhere and copied: appends a problem like `like` (the caller has
- * checked that the list is under its cap) and returns where its path goes,
- * with room for np_max bytes and the NUL, or NULL when out of memory.  The
- * caller writes the path, then calls cc_problems_close_path before the
- * list is used again.  Inline when the problem fits in the item array and
- * the newest block (all but a few of a list's problems): a call cost more
- * than the work. */
-CC_PRIVATE char *cc_problems_open_like_slow(contractc_problems_t *problems, contractc_kind_t kind,
-                                 size_t np_max, size_t like);
-static inline char *cc_problems_open_like(contractc_problems_t *problems, contractc_kind_t kind,
-                                          size_t np_max, size_t like)
-{
-    cc_text_block_t *b;
-    if (problems->count_ < problems->capacity_ && (b = problems->texts_) != NULL &&
-        b->size - b->used > np_max) {
-        contractc_problem_t *p = &problems->items_[problems->count_++];
-        *p = problems->items_[like];
-        p->kind = kind;
-        p->path = b->data + b->used;
-        return b->data + b->used;
-    }
-    return cc_problems_open_like_slow(problems, kind, np_max, like);
-}
-
-/* Ends the path `path` (cc_problems_open_like's result) at np <= np_max
- * bytes: NUL-terminates it and gives the room it did not use back to its
- * block, whose newest text it is. */
-static inline void cc_problems_close_path(contractc_problems_t *problems, char *path, size_t np)
-{
-    cc_text_block_t *b = problems->texts_;
-    path[np] = '\0';
-    b->used = (size_t)(path - b->data) + np + 1;
-}
-
 /* Frees the problems from index `keep` on and resets `dropped` to
  * `dropped`: a document-level problem replaces the others. */
 CC_PRIVATE void cc_problems_truncate(contractc_problems_t *problems, size_t keep,

@@ -8,6 +8,21 @@
 #include "internal.h"
 #include "reader.h"
 
+/*
+ * The list's storage.  The problems' strings live in text blocks owned by
+ * the list and filled in order, so that a reported problem costs no
+ * allocation of its own, and dropping the problems from index `keep` on
+ * frees the newer blocks and rewinds the one left.  The list's private
+ * member texts_ points at the newest block, NULL before the first.  A
+ * problem's path is its first text: the rewind goes back to it.
+ */
+typedef struct contractc_text_block_ {
+    struct contractc_text_block_ *prev; /* the older block */
+    size_t first;               /* index of the first problem stored here */
+    size_t size, used;          /* bytes of data[] */
+    char data[];
+} cc_text_block_t;
+
 static const char *const kind_names[] = {
 #define CONTRACTC_KIND_NAME_(name, text) text,
     CONTRACTC_KIND_TABLE(CONTRACTC_KIND_NAME_)
@@ -206,35 +221,6 @@ bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t kind,
     p->line = line;
     p->column = column;
     return true;
-}
-
-bool cc_problems_add_like(contractc_problems_t *problems, contractc_kind_t kind,
-                          const char *path, size_t np, size_t like)
-{
-    if (problems->count_ >= problems->cap) {
-        problems->dropped++;
-        return true;
-    }
-    char *at = cc_problems_open_like(problems, kind, np, like);
-    if (!at)
-        return false;
-    memcpy(at, path, np);
-    cc_problems_close_path(problems, at, np);
-    return true;
-}
-
-char *cc_problems_open_like_slow(contractc_problems_t *problems, contractc_kind_t kind,
-                                 size_t np_max, size_t like)
-{
-    char *at;
-    contractc_problem_t *p = problem_reserve(problems, np_max + 1, &at);
-    if (!p)
-        return NULL;
-    /* After the reserve: it may have moved the items. */
-    *p = problems->items_[like];
-    p->kind = kind;
-    p->path = at;
-    return at;
 }
 
 /* ---- message builder --------------------------------------------------- */
