@@ -5,8 +5,8 @@
  * the canonical form), each rule kind (all_or_none, at_most_one, exactly_one,
  * sum over integers, decimals and item fields with its overflow, compare with
  * every operator on integers, decimals, dates and datetimes, user checks on
- * the record and per item), gating, paths at every level, and the lint cases
- * of the nested contract errors (tests/data/nested/lint).
+ * the record and per item), gating and paths at every level.  The nested
+ * contract errors are lint cases of tests/data/lint (test_lint).
  *
  * The contracts are tests/data/nested/NAME.contract.yaml, generated at build
  * time by contractc_generate() (tests/nested.cmake).  Each reply's outcome
@@ -33,7 +33,6 @@
 #include "model.h"
 #include "text.h"
 
-#define NESTED_LINT_DIR CONTRACTC_TEST_DATA "/nested/lint/"
 
 /* Storage for any of the records above. */
 typedef union record_storage {
@@ -889,111 +888,6 @@ START_TEST(nested_records_are_typed_structs_and_arrays_with_counts)
 }
 END_TEST
 
-/* ---- lint: the nested contract errors ----------------------------------- */
-
-typedef struct lint_case {
-    const char *name;     /* tests/data/nested/lint/NAME.yaml */
-    const char *expected; /* the complete printed diagnostics */
-} lint_case_t;
-
-static const lint_case_t lint_cases[] = {
-    /* unknown named type: in a named type's field and items, in an inline
-     * object, in the items of an array of arrays */
-    {"unknown_type_nested",
-     "unknown_type_nested.yaml:7:42: error: unknown type 'lineitem' in the items of field 'lines' of type 'order'; did you mean 'line_item'?\n"
-     "unknown_type_nested.yaml:8:21: error: unknown type 'party' in field 'buyer' of type 'order'; a type is one of string, integer, number, boolean, decimal, enum, date, datetime, object, array or a name from 'types'\n"
-     "unknown_type_nested.yaml:15:21: error: unknown type 'ordr' in field 'box.inner'; did you mean 'order'?\n"
-     "unknown_type_nested.yaml:16:58: error: unknown type 'line_itme' in the items of field 'grid'; did you mean 'line_item'?\n"},
-    /* sum, in a named type's rules, over objects, arrays, booleans, dates
-     * and numbers (doubles are not exact) */
-    {"sum_over_non_numbers",
-     "sum_over_non_numbers.yaml:19:19: error: rule 'types.order.rules[0]': a sum adds integers or decimals; the items of 'lines' are of type object\n"
-     "sum_over_non_numbers.yaml:20:19: error: rule 'types.order.rules[1]': a sum adds integers or decimals; the items of 'grid' are of type array\n"
-     "sum_over_non_numbers.yaml:21:19: error: rule 'types.order.rules[2]': a sum adds integers or decimals; the items of 'flags' are of type boolean\n"
-     "sum_over_non_numbers.yaml:22:19: error: rule 'types.order.rules[3]': a sum adds integers or decimals; field 'lines[].when' is of type date\n"
-     "sum_over_non_numbers.yaml:23:19: error: rule 'types.order.rules[4]': a sum adds integers or decimals; the items of 'weights' are of type number\n"
-     "sum_over_non_numbers.yaml:23:40: error: rule 'types.order.rules[4]': 'equals' is an integer or decimal field; 'weight' is of type number\n"},
-    /* compare between different types, scales, and non-comparable types */
-    {"compare_mixed_types",
-     "compare_mixed_types.yaml:16:48: error: rule 'types.span.rules[0]' compares 'count' (integer) with 'price' (decimal); compare takes two fields of one type\n"
-     "compare_mixed_types.yaml:17:48: error: rule 'types.span.rules[1]' compares 'price' (decimal) with 'cost' (decimal); compare takes two fields of one type and scale\n"
-     "compare_mixed_types.yaml:18:47: error: rule 'types.span.rules[2]' compares 'day' (date) with 'moment' (datetime); compare takes two fields of one type\n"
-     "compare_mixed_types.yaml:19:49: error: rule 'types.span.rules[3]' compares 'items' (array) with 'count' (integer); compare takes two fields of one type\n"
-     "compare_mixed_types.yaml:20:25: error: rule 'types.span.rules[4]': compare takes only == or != on string, enum and boolean fields; 'flag' and 'other' are of type boolean\n"},
-    /* an array without items: in a named type, an inline object, the items
-     * of an array of arrays */
-    {"array_without_items_nested",
-     "array_without_items_nested.yaml:7:13: error: an array needs 'items' in field 'tags' of type 'order'\n"
-     "array_without_items_nested.yaml:13:13: error: an array needs 'items' in field 'box.list'\n"
-     "array_without_items_nested.yaml:14:30: error: an array needs 'items' in the items of field 'grid'\n"},
-    /* min_items > max_items in a named type and on the inner array of an
-     * array of arrays (0..0 on the outer one is ordered) */
-    {"min_items_above_max_items_nested",
-     "min_items_above_max_items_nested.yaml:7:75: error: min_items 5 is greater than max_items 4\n"
-     "min_items_above_max_items_nested.yaml:14:75: error: min_items 2 is greater than max_items 1\n"},
-    /* a check function name that is not a C identifier, or is a keyword, in
-     * a named type's rules and on the record */
-    {"check_function_not_identifier_nested",
-     "check_function_not_identifier_nested.yaml:9:27: error: check function '1st_check' is not a C identifier\n"
-     "check_function_not_identifier_nested.yaml:10:27: error: check function 'line ok' is not a C identifier\n"
-     "check_function_not_identifier_nested.yaml:11:27: error: check function '' is not a C identifier\n"
-     "check_function_not_identifier_nested.yaml:12:27: error: check function 'while' is not a C identifier\n"
-     "check_function_not_identifier_nested.yaml:17:23: error: check function 'ok.check' is not a C identifier\n"},
-};
-
-#define LINT_COUNT (sizeof lint_cases / sizeof lint_cases[0])
-
-START_TEST(each_nested_contract_error_is_reported_at_its_position)
-{
-    const lint_case_t *tc = &lint_cases[_i];
-    char path[512], display[256];
-    snprintf(path, sizeof path, "%s%s.yaml", NESTED_LINT_DIR, tc->name);
-    snprintf(display, sizeof display, "%s.yaml", tc->name);
-    size_t len = 0;
-    char *text = cc_read_file(path, &len);
-    ck_assert_msg(text != NULL, "cannot read %s", path);
-    cc_diags_t d;
-    cc_diags_init(&d);
-    cc_contract_t *c = cc_contract_load_buffer(display, text, len, &d);
-    ck_assert_msg((c != NULL) == (d.errors == 0), "%s: a model exactly when there is no error",
-                  tc->name);
-    char *out = NULL;
-    size_t out_len = 0;
-    FILE *f = open_memstream(&out, &out_len);
-    ck_assert_ptr_nonnull(f);
-    cc_diags_print(&d, f);
-    fclose(f);
-    ck_assert_msg(strcmp(out, tc->expected) == 0, "%s.yaml:\n--- expected\n%s--- actual\n%s",
-                  tc->name, tc->expected, out);
-    ck_assert_ptr_null(c);
-    free(out);
-    cc_contract_free(c);
-    cc_diags_free(&d);
-    free(text);
-}
-END_TEST
-
-START_TEST(every_nested_lint_file_has_a_case)
-{
-    DIR *dir = opendir(NESTED_LINT_DIR);
-    ck_assert_ptr_nonnull(dir);
-    size_t files = 0;
-    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
-        size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".yaml") != 0)
-            continue;
-        files++;
-        size_t i = 0;
-        while (i < LINT_COUNT && (strlen(lint_cases[i].name) != n - 5 ||
-                                  strncmp(lint_cases[i].name, e->d_name, n - 5) != 0))
-            i++;
-        ck_assert_msg(i < LINT_COUNT, "%s has no case in the table", e->d_name);
-    }
-    closedir(dir);
-    ck_assert_uint_eq(files, LINT_COUNT);
-}
-END_TEST
-
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static Suite *nested_suite(void)
@@ -1028,11 +922,6 @@ static Suite *nested_suite(void)
     tcase_add_test(tc, nested_records_are_typed_structs_and_arrays_with_counts);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("lint");
-    tcase_add_loop_test(tc, each_nested_contract_error_is_reported_at_its_position, 0,
-                        N_OF(lint_cases));
-    tcase_add_test(tc, every_nested_lint_file_has_a_case);
-    suite_add_tcase(s, tc);
     return s;
 }
 
