@@ -169,14 +169,14 @@ static void put_object(out_t *o, const contractc_object_t *obj, const unsigned c
         put_json_string(o, f->name, f->name_len);
         put(o, ":", 1);
         bool has = true;
-        if (f->has_offset != UINT32_MAX)
+        if (f->has_offset != CONTRACTC_ABSENT)
             memcpy(&has, base + f->has_offset, sizeof has);
         if (!has) {
             puts_(o, "null");
             continue;
         }
         size_t aux = 0;
-        if (f->aux_offset != UINT32_MAX)
+        if (f->aux_offset != CONTRACTC_ABSENT)
             memcpy(&aux, base + f->aux_offset, sizeof aux);
         put_value(o, &f->value, base + f->offset, aux);
     }

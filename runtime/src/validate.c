@@ -476,8 +476,8 @@ static int contains(cc_parse_t *c, const char *hay, size_t hn, const char *nee, 
 /* Where one value goes, as offsets into the struct at `base` (the record,
  * an object or an array item), as the field table has them: the member,
  * its size_t _len or _count (aux) and the bool has_X of a nullable field,
- * UINT32_MAX for none.  Offsets are copied for each member read, where
- * pointers had to be worked out. */
+ * CONTRACTC_ABSENT for none.  Offsets are copied for each member read,
+ * where pointers had to be worked out. */
 typedef struct cc_slot {
     unsigned char *base;
     uint32_t offset, aux_offset, has_offset;
@@ -489,7 +489,7 @@ static unsigned char *slot_dst(const cc_slot_t *s) { return s->base + s->offset;
 /* Sets the _len or _count of the member, when it has one. */
 static void slot_set_aux(const cc_slot_t *s, size_t n)
 {
-    if (s->aux_offset != UINT32_MAX)
+    if (s->aux_offset != CONTRACTC_ABSENT)
         memcpy(s->base + s->aux_offset, &n, sizeof n);
 }
 
@@ -497,7 +497,7 @@ static void slot_set_aux(const cc_slot_t *s, size_t n)
 static void slot_set_has(const cc_slot_t *s)
 {
     static const bool stated = true;
-    if (s->has_offset != UINT32_MAX)
+    if (s->has_offset != CONTRACTC_ABSENT)
         memcpy(s->base + s->has_offset, &stated, sizeof stated);
 }
 
@@ -938,8 +938,8 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
             cc_slot_t s = {at, 0,
                            iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY
                                ? (uint32_t)sizeof(void *)
-                               : UINT32_MAX,
-                           UINT32_MAX};
+                               : CONTRACTC_ABSENT,
+                           CONTRACTC_ABSENT};
             uint64_t bits[CC_BITSET_WORDS];
             int r;
             if (iv->type == CONTRACTC_TYPE_OBJECT && cc_peek(&c->r) == '{') {
@@ -1417,7 +1417,7 @@ static int64_t read_i64(const unsigned char *p)
 
 static bool field_is_null(const contractc_field_t *f, const unsigned char *base)
 {
-    if (!f->nullable || f->has_offset == UINT32_MAX)
+    if (!f->nullable || f->has_offset == CONTRACTC_ABSENT)
         return false;
     bool has;
     memcpy(&has, base + f->has_offset, sizeof has);
