@@ -8,14 +8,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j2
-for example in build/examples/*/; do
-  for program in "$example"*_example; do
-    [ -x "$program" ] || continue
-    echo "==> $program"
-    "$program"
-    echo
-  done
-done
+bash scripts/run-examples.sh build
 # The loop example's decision log, summarised per contract hash, path and day.
 log=build/examples/refund/refund-decisions.log
 if [ -f "$log" ]; then
