@@ -3,13 +3,15 @@
 #                    CONTRACTS file...
 #                    [OUTPUT_DIR dir]
 #                    [SCHEMA_DIALECT dialect...]
+#                    [TOOLS tool...]
 #                    [SCHEMA_VAR var]
 #                    [PROMPT_VAR var]
 #                    [RUNTIME static|shared])
 #
 # Generates, at build time, NAME.h, NAME.c, NAME.schema.json and
 # NAME.prompt.txt for each contract (and NAME.D.schema.json and
-# NAME.D.notes.txt for each schema dialect D, see SCHEMA_DIALECT), and
+# NAME.D.notes.txt for each schema dialect D, see SCHEMA_DIALECT, and
+# NAME.D.tool.json and NAME.D.tool.notes.txt for each tool D, see TOOLS), and
 # creates -- or extends, if it already exists -- the library `target` with
 # the generated sources, their include directory (PUBLIC) and the runtime
 # (PUBLIC).  A new target is a STATIC library unless BUILD_SHARED_LIBS says
@@ -26,6 +28,10 @@
 #                   a contract's own `schema: {dialect: D}` selects D, as
 #                   it does for `contractc generate` (docs/dialects.md); the
 #                   key is read at configure time like `contract:`.
+#   TOOLS           tool definitions (openai, anthropic, gemini, mcp) passed
+#                   as `--tool D`: NAME.D.tool.json and NAME.D.tool.notes.txt
+#                   for each, and NAME_tool_D_json[] in NAME.c
+#                   (docs/tools.md).
 #   SCHEMA_VAR      set in the caller's scope to the schema file of each
 #                   contract that a provider is given: NAME.D.schema.json for
 #                   each SCHEMA_DIALECT D, else for the contract's own
@@ -122,7 +128,7 @@ endfunction()
 
 function(contractc_generate)
   cmake_parse_arguments(CG "" "TARGET;OUTPUT_DIR;SCHEMA_VAR;PROMPT_VAR;RUNTIME"
-                        "CONTRACTS;SCHEMA_DIALECT" ${ARGN})
+                        "CONTRACTS;SCHEMA_DIALECT;TOOLS" ${ARGN})
   if(CG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "contractc_generate: unknown arguments: ${CG_UNPARSED_ARGUMENTS}")
   endif()
@@ -159,6 +165,12 @@ function(contractc_generate)
                           "(known: openai-strict, gemini, anthropic, llama-cpp)")
     endif()
   endforeach()
+  foreach(t IN LISTS CG_TOOLS)
+    if(NOT t MATCHES "^(openai|anthropic|gemini|mcp)$")
+      message(FATAL_ERROR "contractc_generate: unknown TOOLS '${t}' "
+                          "(known: openai, anthropic, gemini, mcp)")
+    endif()
+  endforeach()
   if(NOT CG_OUTPUT_DIR)
     set(CG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/contractc)
   endif()
@@ -177,6 +189,10 @@ function(contractc_generate)
   set(_flags "")
   foreach(d IN LISTS CG_SCHEMA_DIALECT)
     list(APPEND _flags --schema-dialect ${d})
+  endforeach()
+  list(REMOVE_DUPLICATES CG_TOOLS)
+  foreach(t IN LISTS CG_TOOLS)
+    list(APPEND _flags --tool ${t})
   endforeach()
 
   set(_sources "")
@@ -212,6 +228,10 @@ function(contractc_generate)
     else()
       list(APPEND _schemas ${CG_OUTPUT_DIR}/${_name}.schema.json)
     endif()
+    foreach(t IN LISTS CG_TOOLS)
+      list(APPEND _out ${CG_OUTPUT_DIR}/${_name}.${t}.tool.json
+                       ${CG_OUTPUT_DIR}/${_name}.${t}.tool.notes.txt)
+    endforeach()
     # DEPFILE: Ninja (CMake 3.7+) and Makefiles (3.20+); other generators
     # (Visual Studio, Xcode) rely on DEPENDS alone
     set(_depfile_args "")

@@ -3,7 +3,7 @@
  * cli.c - the `contractc` command line (docs/contract-language.md §13, "The
  * CLI").
  *
- *   contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--check]
+ *   contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--tool D]... [--check]
  *                      [--depfile FILE]
  *   contractc lint CONTRACT...
  *   contractc validate CONTRACT REPLY [--source FILE] [--json]
@@ -43,8 +43,8 @@
 static const char usage_text[] =
     "usage: contractc [-q] COMMAND ...\n"
     "\n"
-    "  generate CONTRACT... -o DIR [--schema-dialect D]... [--grammar gbnf] [--check]\n"
-    "           [--depfile FILE]\n"
+    "  generate CONTRACT... -o DIR [--schema-dialect D]... [--tool D]... [--grammar gbnf]\n"
+    "           [--check] [--depfile FILE]\n"
     "        write NAME.h, NAME.c, NAME.schema.json and NAME.prompt.txt to DIR\n"
     "        (--check compares instead of writing: exit 1 on drift;\n"
     "        --depfile also writes a Make-style depfile)\n"
@@ -72,8 +72,8 @@ static const struct {
     const char *cmd, *text;
 } command_help[] = {
     {"generate",
-     "usage: contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--grammar gbnf]\n"
-     "                          [--check] [--depfile FILE]\n"
+     "usage: contractc generate CONTRACT... -o DIR [--schema-dialect D]... [--tool D]...\n"
+     "                          [--grammar gbnf] [--check] [--depfile FILE]\n"
      "  Writes NAME.h, NAME.c, NAME.schema.json and NAME.prompt.txt (and\n"
      "  NAME.D.schema.json, NAME.D.notes.txt per dialect D) into DIR, made with\n"
      "  its parents if missing.  A file whose bytes would not change is left\n"
@@ -81,6 +81,10 @@ static const struct {
      "  -o DIR                output directory (not -)\n"
      "  --schema-dialect D    also a provider dialect: openai-strict, gemini,\n"
      "                        anthropic, llama-cpp (repeatable)\n"
+     "  --tool D              also NAME.D.tool.json, the contract as one tool\n"
+     "                        definition, and NAME.D.tool.notes.txt: openai,\n"
+     "                        anthropic, gemini, mcp (repeatable); embedded in\n"
+     "                        NAME.c as NAME_tool_D_json[]\n"
      "  --grammar gbnf        also NAME.gbnf and NAME.gbnf.notes.txt (llama.cpp's\n"
      "                        GBNF), embedded in NAME.c as NAME_gbnf[]\n"
      "  --check               compare with DIR instead of writing: exit 1 on drift,\n"
@@ -88,8 +92,8 @@ static const struct {
      "  --depfile FILE        also write FILE (and its parents), a Make-style\n"
      "                        depfile as protoc --dependency_out: every file\n"
      "                        written depends on the contracts read from files\n"
-     "  -q, --quiet           no summary line per dialect on stderr\n"
-     "  exit: 0; 1 contract errors, a refused dialect, drift or a write error;\n"
+     "  -q, --quiet           no summary line per dialect or tool on stderr\n"
+     "  exit: 0; 1 contract errors, a refused dialect or tool, drift or a write error;\n"
      "  2 usage (and, with --check, a contract error)\n"},
     {"lint",
      "usage: contractc lint CONTRACT...\n"
@@ -321,10 +325,12 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
     bool check = false, gbnf = false;
     const char **contracts = calloc((size_t)argc + 1, sizeof *contracts);
     const char **dialects = calloc((size_t)argc + 1, sizeof *dialects);
-    size_t count = 0, dialect_count = 0;
-    if (!contracts || !dialects) {
+    const char **tools = calloc((size_t)argc + 1, sizeof *tools);
+    size_t count = 0, dialect_count = 0, tool_count = 0;
+    if (!contracts || !dialects || !tools) {
         free(contracts);
         free(dialects);
+        free(tools);
         fprintf(err, "contractc: out of memory\n");
         return 1;
     }
@@ -340,6 +346,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
                 fprintf(err, "contractc generate: unknown grammar '%s' (known: gbnf)\n", argv[i + 1]);
                 free(contracts);
                 free(dialects);
+                free(tools);
                 return EXIT_USAGE;
             }
             gbnf = true;
@@ -350,13 +357,25 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
                              "gemini, anthropic, llama-cpp)\n", argv[i + 1]);
                 free(contracts);
                 free(dialects);
+                free(tools);
                 return EXIT_USAGE;
             }
             dialects[dialect_count++] = argv[++i];
+        } else if (strcmp(argv[i], "--tool") == 0 && i + 1 < argc) {
+            if (!cc_tool_known(argv[i + 1])) {
+                fprintf(err, "contractc generate: unknown tool '%s' (known: openai, anthropic, "
+                             "gemini, mcp)\n", argv[i + 1]);
+                free(contracts);
+                free(dialects);
+                free(tools);
+                return EXIT_USAGE;
+            }
+            tools[tool_count++] = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(err, "contractc generate: unknown option '%s'\n%s", argv[i], usage_text);
             free(contracts);
             free(dialects);
+            free(tools);
             return EXIT_USAGE;
         } else {
             contracts[count++] = argv[i];
@@ -366,6 +385,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
         fprintf(err, "contractc generate: needs CONTRACT... and -o DIR\n%s", usage_text);
         free(contracts);
         free(dialects);
+        free(tools);
         return EXIT_USAGE;
     }
     if (strcmp(dir, "-") == 0 || dir[0] == '\0') {
@@ -374,6 +394,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
                      "several files; schema and prompt print one)\n", dir);
         free(contracts);
         free(dialects);
+        free(tools);
         return EXIT_USAGE;
     }
     if (depfile && (check || strcmp(depfile, "-") == 0 || depfile[0] == '\0')) {
@@ -382,17 +403,20 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
                                                       : "--depfile needs a file name, not '-'");
         free(contracts);
         free(dialects);
+        free(tools);
         return EXIT_USAGE;
     }
     if (!stdin_once(contracts, count, "generate", "CONTRACT", err)) {
         free(contracts);
         free(dialects);
+        free(tools);
         return EXIT_USAGE;
     }
     /* The output directory is made if missing, parents too (mkdir -p). */
     if (!check && !cc_make_dirs(dir, "generate", err)) {
         free(contracts);
         free(dialects);
+        free(tools);
         return 1;
     }
     int status = 0;
@@ -410,7 +434,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
         cc_artifacts_t a;
         cc_diags_t d;
         cc_diags_init(&d);
-        int rc = cc_build_artifacts_grammar(m, ds, dn, gbnf, &a, &d);
+        int rc = cc_build_artifacts_tools(m, ds, dn, gbnf, tools, tool_count, &a, &d);
         cc_diags_print(&d, err);
         cc_diags_free(&d);
         if (rc < 0) {
@@ -431,6 +455,10 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
             for (size_t k = 0; k < dialect_count; k++) {
                 cc_buf_puts(&regen, " --schema-dialect ");
                 shell_word(&regen, dialects[k]);
+            }
+            for (size_t k = 0; k < tool_count; k++) {
+                cc_buf_puts(&regen, " --tool ");
+                shell_word(&regen, tools[k]);
             }
             if (gbnf)
                 cc_buf_puts(&regen, " --grammar gbnf");
@@ -465,12 +493,14 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
             }
             free(path);
         }
-        for (size_t k = 0; k < a.dialect_count; k++) {
-            const cc_dialect_artifacts_t *da = &a.dialects[k];
+        /* the dialects' files, then the tools' (NAME.D.tool.json) */
+        for (size_t k = 0; k < a.dialect_count + a.tool_count; k++) {
+            bool is_tool = k >= a.dialect_count;
+            const cc_dialect_artifacts_t *da = is_tool ? &a.tools[k - a.dialect_count] : &a.dialects[k];
             cc_buf_t base = CC_BUF_INIT;
             cc_buf_printf(&base, "%s.%s", m->name, da->name);
-            char *schema_path = base.data ? join_path(dir, base.data, ".schema.json") : NULL;
-            char *notes_path = base.data ? join_path(dir, base.data, ".notes.txt") : NULL;
+            char *schema_path = base.data ? join_path(dir, base.data, is_tool ? ".tool.json" : ".schema.json") : NULL;
+            char *notes_path = base.data ? join_path(dir, base.data, is_tool ? ".tool.notes.txt" : ".notes.txt") : NULL;
             cc_buf_free(&base);
             if (!schema_path || !notes_path) {
                 status = 1;
@@ -511,6 +541,7 @@ static int cmd_generate(int argc, char **argv, FILE *out, FILE *info, FILE *err)
     cc_buf_free(&targets);
     free(contracts);
     free(dialects);
+    free(tools);
     return status;
 }
 

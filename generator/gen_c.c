@@ -897,6 +897,17 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
                           nb.data, nb.data);
             cc_buf_free(&nb);
         }
+        for (size_t i = 0; i < in->tool_count; i++) {
+            /* generate --tool D (docs/tools.md): NAME.D.tool.json */
+            cc_buf_printf(&nb, "%s_tool_%s_json", m->name, in->tools[i].dialect);
+            cc_buf_puts(&texts, "\n");
+            emit_text_array(&texts, nb.data, in->tools[i].schema, in->tools[i].schema_len,
+                            "the tool definition (NAME.D.tool.json)");
+            cc_buf_printf(&decls, "\n/* The %s tool definition (NAME.%s.tool.json, docs/tools.md). */\n"
+                                  "extern const char %s[];\nextern const size_t %s_len;\n",
+                          in->tools[i].dialect, in->tools[i].dialect, nb.data, nb.data);
+            cc_buf_free(&nb);
+        }
         cc_buf_printf(&decls, "\n/* The schema dialects generated with this file (NULL-terminated). */\n"
                               "extern const char *const %s_dialects[];\n", m->name);
         cc_buf_printf(&texts, "\nconst char *const %s_dialects[] = {", m->name);

@@ -75,7 +75,14 @@
 const char *const cc_dialect_names[] = {"openai-strict", "gemini", "anthropic", "llama-cpp"};
 const size_t cc_dialect_count = sizeof cc_dialect_names / sizeof cc_dialect_names[0];
 
-enum { D_OPENAI, D_GEMINI, D_ANTHROPIC, D_LLAMA };
+enum { D_OPENAI, D_GEMINI, D_ANTHROPIC, D_LLAMA, D_MCP };
+
+/* "mcp" is no --schema-dialect (it is not in cc_dialect_names): it is the
+ * schema of an MCP tool definition's inputSchema (gen_tool.c), which takes
+ * any JSON Schema, so the portable schema passes whole and only what has no
+ * form in JSON Schema is recorded.  A walk rule that strips or loosens a
+ * keyword names its dialects, so it never applies to D_MCP. */
+#define CC_DIALECT_MCP "mcp"
 
 /* Who the provider is and when its table was last checked (dialects.md). */
 static const char *const provider_names[] = {
@@ -83,8 +90,10 @@ static const char *const provider_names[] = {
     "Gemini API responseJsonSchema",
     "Anthropic structured outputs (strict)",
     "llama.cpp JSON Schema to GBNF",
+    "Model Context Protocol tools (inputSchema, JSON Schema 2020-12)",
 };
-static const char *const provider_dates[] = {"2026-10-08", "2026-02-26", "2026-08-22", "2026"};
+static const char *const provider_dates[] = {"2026-10-08", "2026-02-26", "2026-08-22", "2026",
+                                             "2025-11-25"};
 
 /* OpenAI's documented limits (dialects.md section 1, guide checked 2026-10). */
 #define OPENAI_MAX_PROPERTIES 5000u
@@ -374,7 +383,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
     switch (v->type) {
     case CONTRACTC_TYPE_STRING: {
         bool lengths = (v->has_min_length && v->min_length > 0) || v->has_max_length;
-        bool drop_lengths = c->d != D_LLAMA || v->pattern;
+        bool drop_lengths = c->d != D_MCP && (c->d != D_LLAMA || v->pattern);
         if (drop_lengths && (v->has_min_length || v->has_max_length)) {
             drop(node, "minLength");
             drop(node, "maxLength");
@@ -787,6 +796,8 @@ int cc_emit_schema_dialect(const cc_contract_t *contract, const char *dialect,
     for (size_t i = 0; i < cc_dialect_count; i++)
         if (dialect && strcmp(cc_dialect_names[i], dialect) == 0)
             d = (int)i;
+    if (d < 0 && dialect && strcmp(dialect, CC_DIALECT_MCP) == 0)
+        d = D_MCP;
     if (d < 0)
         return -1;
 
@@ -803,7 +814,7 @@ int cc_emit_schema_dialect(const cc_contract_t *contract, const char *dialect,
     memset(&c, 0, sizeof c);
     c.k = contract;
     c.d = d;
-    c.name = cc_dialect_names[d];
+    c.name = d == D_MCP ? CC_DIALECT_MCP : cc_dialect_names[d];
     c.depth = 1;
 
     /* $schema and $id belong to the portable file only (dialects.md 0). */

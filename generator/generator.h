@@ -145,6 +145,10 @@ typedef struct cc_c_inputs {
     size_t dialect_count;
     const char *gbnf;      /* NAME.gbnf, embedded as NAME_gbnf[]; NULL: not asked for */
     size_t gbnf_len;
+    /* tool definitions (gen_tool.c), embedded as NAME_tool_D_json[]: dialect
+     * is the tool's name ("openai"), schema its NAME.D.tool.json */
+    const cc_dialect_text_t *tools;
+    size_t tool_count;
 } cc_c_inputs_t;
 
 /*
@@ -178,11 +182,35 @@ bool cc_dialect_known(const char *dialect);
  * dialect's limits (a diagnostic naming the limit is added to diags, and
  * nothing is returned: never a tightened schema); -1 when out of memory or
  * the dialect is unknown.  *schema and *notes are malloc'd (free() them).
- * *summary (malloc'd) is the one line `generate` prints for D.
+ * *summary (malloc'd) is the one line `generate` prints for D.  D may also
+ * be "mcp", no --schema-dialect: an MCP tool's inputSchema (gen_tool.c),
+ * the portable schema without $schema/$id, with the no-form notes.
  */
 int cc_emit_schema_dialect(const cc_contract_t *contract, const char *dialect,
                            char **schema, size_t *schema_len, char **notes,
                            size_t *notes_len, char **summary, cc_diags_t *diags);
+
+/* ---- gen_tool.c ---------------------------------------------------------- */
+
+/* The tool definitions of `generate --tool D` (docs/tools.md), in the
+ * order documented: "openai", "anthropic", "gemini", "mcp". */
+extern const char *const cc_tool_names[];
+extern const size_t cc_tool_count;
+
+/* True for a known tool name. */
+bool cc_tool_known(const char *tool);
+
+/*
+ * NAME.D.tool.json and NAME.D.tool.notes.txt: the contract as one tool
+ * definition for D, its parameters the schema of D's dialect (openai:
+ * openai-strict, anthropic, gemini, mcp: the portable schema), and the
+ * dialect's not-carried notes.  Returns 0; 1 when D is refused (the
+ * dialect's limits, or the contract name outside D's tool-name rule: a
+ * diagnostic in diags); -1 when out of memory or D is unknown.  *json,
+ * *notes and *summary (the line `generate` prints) are malloc'd.
+ */
+int cc_emit_tool(const cc_contract_t *contract, const char *tool, char **json, size_t *json_len,
+                 char **notes, size_t *notes_len, char **summary, cc_diags_t *diags);
 
 /* ---- stats.c --------------------------------------------------------------- */
 
@@ -214,6 +242,7 @@ int cc_vendor_main(int argc, char **argv, FILE *info, FILE *err);
 /* ---- generate.c ---------------------------------------------------------- */
 
 #define CC_MAX_DIALECTS 8
+#define CC_MAX_TOOLS 4
 
 /* One dialect's artifacts. */
 typedef struct cc_dialect_artifacts {
@@ -231,6 +260,10 @@ typedef struct cc_artifacts {
     size_t dialect_count;
     char *gbnf, *gbnf_notes;   /* NAME.gbnf and its notes; NULL unless asked for */
     size_t gbnf_len, gbnf_notes_len;
+    /* tool definitions (--tool D): name is one of cc_tool_names, schema
+     * NAME.D.tool.json, notes NAME.D.tool.notes.txt */
+    cc_dialect_artifacts_t tools[CC_MAX_TOOLS];
+    size_t tool_count;
 } cc_artifacts_t;
 
 /* Builds the four artifacts of a loaded contract.  false when out of
@@ -246,6 +279,14 @@ bool cc_build_artifacts(const cc_contract_t *contract, cc_artifacts_t *a);
 int cc_build_artifacts_with(const cc_contract_t *contract, const char *const *dialects,
                             size_t dialect_count, cc_artifacts_t *a, cc_diags_t *diags);
 void cc_artifacts_free(cc_artifacts_t *a);
+
+/* cc_build_artifacts_grammar, and with `tools` (names of cc_tool_names;
+ * duplicates ignored) also NAME.D.tool.json and its notes (gen_tool.c),
+ * which NAME.c then embeds as NAME_tool_D_json[].  Same returns (1: a
+ * dialect or a tool was refused). */
+int cc_build_artifacts_tools(const cc_contract_t *contract, const char *const *dialects,
+                             size_t dialect_count, bool gbnf, const char *const *tools,
+                             size_t tool_count, cc_artifacts_t *a, cc_diags_t *diags);
 
 /* cc_build_artifacts_with, and with `gbnf` also NAME.gbnf and its notes
  * (gen_gbnf.c), which NAME.c then embeds as NAME_gbnf[].  Same returns. */

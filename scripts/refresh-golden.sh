@@ -21,6 +21,15 @@ while read -r name contract; do
   rm -f "tests/golden/$name/$name".*.schema.json "tests/golden/$name/$name".*.notes.txt
   cp "$tmp/$name".*.schema.json "$tmp/$name".*.notes.txt "tests/golden/$name/" 2>/dev/null || true
   rm -rf "$tmp"
+  # The tool definitions (docs/tools.md): NAME.D.tool.json and
+  # NAME.D.tool.notes.txt for each D, apart for the same reason (after the
+  # dialects: their rm above also matches NAME.D.tool.notes.txt).
+  tmp=$(mktemp -d)
+  ./build/generator/contractc generate "$contract" -o "$tmp" --tool openai --tool anthropic \
+    --tool gemini --tool mcp >/dev/null || true
+  rm -f "tests/golden/$name/$name".*.tool.json "tests/golden/$name/$name".*.tool.notes.txt
+  cp "$tmp/$name".*.tool.json "$tmp/$name".*.tool.notes.txt "tests/golden/$name/" 2>/dev/null || true
+  rm -rf "$tmp"
   # NAME.gbnf and its notes (docs/grammar.md), also generated apart: asking
   # for them embeds NAME_gbnf[] in NAME.c
   tmp=$(mktemp -d)

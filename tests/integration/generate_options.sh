@@ -4,7 +4,7 @@
 # SCHEMA_VAR and the declared outputs follow the contract's own
 # schema: {dialect: D} in its flow and block forms (quotes, comments, blank
 # lines), SCHEMA_DIALECT overrides it as --schema-dialect does, and an edited
-# dialect reconfigures; RUNTIME shared (any case) links the shared runtime;
+# dialect reconfigures; TOOLS writes the tool definitions; RUNTIME shared (any case) links the shared runtime;
 # and the errors: a project without C, an unknown RUNTIME, one library with
 # both runtimes, a schema: setting that cannot be read at configure time.
 source "$(dirname "$0")/common.sh"
@@ -26,7 +26,7 @@ contractc_generate(TARGET flow CONTRACTS flow.contract.yaml SCHEMA_VAR flow_sche
 contractc_generate(TARGET block CONTRACTS block.contract.yaml SCHEMA_VAR block_schemas RUNTIME SHARED)
 contractc_generate(TARGET plain CONTRACTS plain.contract.yaml SCHEMA_VAR plain_schemas RUNTIME static)
 contractc_generate(TARGET over CONTRACTS over.contract.yaml SCHEMA_VAR over_schemas
-                   SCHEMA_DIALECT anthropic llama-cpp)
+                   SCHEMA_DIALECT anthropic llama-cpp TOOLS openai mcp openai)
 foreach(t flow block plain over)
   message(STATUS "${t}: ${${t}_schemas}")
 endforeach()
@@ -69,13 +69,14 @@ build() { cmake --build "$b" >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" 
 build
 want="block.c block.h block.openai-strict.notes.txt block.openai-strict.schema.json block.prompt.txt block.schema.json
 flow.c flow.gemini.notes.txt flow.gemini.schema.json flow.h flow.prompt.txt flow.schema.json
-over.anthropic.notes.txt over.anthropic.schema.json over.c over.h over.llama-cpp.notes.txt over.llama-cpp.schema.json over.prompt.txt over.schema.json
+over.anthropic.notes.txt over.anthropic.schema.json over.c over.h over.llama-cpp.notes.txt over.llama-cpp.schema.json over.mcp.tool.json over.mcp.tool.notes.txt over.openai.tool.json over.openai.tool.notes.txt over.prompt.txt over.schema.json
 plain.c plain.h plain.prompt.txt plain.schema.json"
 got=$(cd "$o" && ls | sort | tr '\n' ' ')
 [ "$got" = "$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')" ] || fail "files written: $got"
 build
 if grep -qF "contractc: generating" "$WORK/build.log"; then fail "a no-op rebuild regenerated a contract"; fi
-pass "the files written are the files declared (26), and a no-op rebuild runs nothing"
+grep -q 'over_tool_openai_json\[\]' "$o/over.h" || fail "over.h does not declare over_tool_openai_json[]"
+pass "the files written are the files declared (30, TOOLS included), and a no-op rebuild runs nothing"
 
 readelf -d "$b/use_block" | grep -q 'NEEDED.*libcontractc_runtime\.so' || fail "RUNTIME SHARED did not link libcontractc_runtime.so"
 "$b/use_block" >"$WORK/run.log" || { cat "$WORK/run.log" >&2; fail "use_block failed"; }
@@ -106,7 +107,9 @@ expect_configure_error bad_runtime C 'contractc_generate(TARGET one CONTRACTS on
   "contractc_generate: RUNTIME is static or shared, not 'dynamic'"
 expect_configure_error both_runtimes C 'contractc_generate(TARGET one CONTRACTS one.contract.yaml)\ncontractc_generate(TARGET one CONTRACTS one.contract.yaml OUTPUT_DIR other RUNTIME shared)' \
   "contractc_generate: one already links the static runtime"
+expect_configure_error bad_tool C 'contractc_generate(TARGET one CONTRACTS one.contract.yaml TOOLS claude)' \
+  "contractc_generate: unknown TOOLS 'claude' (known: openai, anthropic, gemini, mcp)"
 expect_configure_error unreadable C 'contractc_generate(TARGET one CONTRACTS one.contract.yaml)' \
   "contractc_generate: cannot read the 'schema:' setting of $WORK/unreadable/one.contract.yaml" \
   'schema: {\n    dialect: gemini}'
-pass "errors: project(NONE) is told to enable C; RUNTIME dynamic; both runtimes on one target; a multi-line flow schema: setting"
+pass "errors: project(NONE) is told to enable C; RUNTIME dynamic; TOOLS claude; both runtimes on one target; a multi-line flow schema: setting"
