@@ -24,10 +24,19 @@
  *   - Retry-After is cc_chat_retry_after_ms of the headers, -1 or a wait
  *     from 0 to 999,999,999 s;
  *   - the body and headers are exact-size copies (no NUL after them), so
- *     ASan reports a read past either.
+ *     ASan reports a read past either;
+ *   - the tool calls (client/tool_calls.c, contractc_tool_calls_read), read
+ *     as each format (OpenAI, Anthropic, Gemini, MCP): 0 with at most
+ *     CONTRACTC_TOOL_CALLS_MAX calls, each with a NUL-terminated id and a
+ *     name free of NUL bytes, arguments with a NUL after them, and, for all
+ *     but OpenAI (whose arguments are a decoded string), arguments that
+ *     are bytes of the body as they stand; or 1 with a message and no
+ *     calls.  The cut bytes are also run through the strict reader, which
+ *     must not crash on them.
  */
 #include "fuzz_common.h"
 #include "chat_response.h"
+#include "reader.h"
 
 #define KEY "sk-test-4f9c2b7e1a0d-SECRET" /* the tests' fake key */
 #define KEY_LEN (sizeof KEY - 1)
@@ -112,6 +121,37 @@ static void read_one(contractc_chat_provider_t provider, long status, const char
     }
 }
 
+static void read_tools(contractc_tool_format_t format, const char *body, size_t body_len)
+{
+    contractc_tool_calls_t calls;
+    char error[256] = "";
+    int rc = contractc_tool_calls_read(format, body, body_len, &calls, error, sizeof error);
+    if (rc != 0) {
+        FUZZ_CHECK(rc == 1, "tool calls: returned %d", rc);
+        FUZZ_CHECK(error[0] != '\0', "tool calls: a failure without a message");
+        FUZZ_CHECK(calls.count == 0 && calls.calls == NULL, "tool calls: a failure with calls");
+        return;
+    }
+    FUZZ_CHECK(calls.count <= CONTRACTC_TOOL_CALLS_MAX, "%zu tool calls", calls.count);
+    for (size_t i = 0; i < calls.count; i++) {
+        const contractc_tool_call_t *c = &calls.calls[i];
+        FUZZ_CHECK(c->id && c->name && c->arguments, "call %zu: a NULL field", i);
+        FUZZ_CHECK(c->arguments[c->arguments_len] == '\0', "call %zu: arguments not NUL-ended", i);
+        FUZZ_CHECK(c->arguments_len <= body_len, "call %zu: %zu argument bytes from %zu", i,
+                   c->arguments_len, body_len);
+        if (format != CONTRACTC_TOOL_OPENAI && c->arguments_len) {
+            bool inside = false;
+            for (size_t k = 0; !inside && k + c->arguments_len <= body_len; k++)
+                inside = memcmp(body + k, c->arguments, c->arguments_len) == 0;
+            FUZZ_CHECK(inside, "call %zu: arguments that are not bytes of the body", i);
+        }
+        cc_reader_t r;
+        (void)cc_read_document(&r, c->arguments, c->arguments_len, false, 64);
+    }
+    contractc_tool_calls_free(&calls);
+    FUZZ_CHECK(calls.count == 0 && calls.calls == NULL, "tool calls not emptied");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *in = (const char *)data;
@@ -152,6 +192,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(body, in + body_start, body_len);
     read_one(CONTRACTC_CHAT_OPENAI, status, headers, headers_len, body, body_len);
     read_one(CONTRACTC_CHAT_ANTHROPIC, status, headers, headers_len, body, body_len);
+    for (int f = CONTRACTC_TOOL_OPENAI; f <= CONTRACTC_TOOL_MCP; f++)
+        read_tools((contractc_tool_format_t)f, body, body_len);
     long wait = cc_chat_retry_after_ms(headers, headers_len, NOW);
     FUZZ_CHECK(wait >= -1 && wait <= 999999999000L, "wait %ld ms", wait);
     free(headers);

@@ -172,6 +172,71 @@ long contractc_chat_last_status(const contractc_chat_client_t *client);
  * first call). */
 unsigned contractc_chat_last_attempts(const contractc_chat_client_t *client);
 
+/* ------------------------------------------------------------------------
+ * Tool calls (docs/tools.md, "Exact argument bytes")
+ * ------------------------------------------------------------------------ */
+
+/* Where tool calls are read from. */
+typedef enum contractc_tool_format {
+    /* A chat completions response: choices[0].message.tool_calls[], each
+     * {id, type: "function", function: {name, arguments}}; the arguments
+     * are the `arguments` string as decoded (OpenAI sends the JSON text of
+     * the arguments as a string). */
+    CONTRACTC_TOOL_OPENAI = 0,
+    /* A Messages response: the content[] blocks of type "tool_use", each
+     * {id, name, input}; the arguments are the bytes of `input`. */
+    CONTRACTC_TOOL_ANTHROPIC,
+    /* A generateContent response: the parts of candidates[0].content that
+     * hold a functionCall {name, args, id?}; the arguments are the bytes
+     * of `args`. */
+    CONTRACTC_TOOL_GEMINI,
+    /* An MCP JSON-RPC request {"method": "tools/call", "id", "params":
+     * {name, arguments}}: one call, id the request's id (a string's text
+     * or a number as written); the arguments are the bytes of `arguments`. */
+    CONTRACTC_TOOL_MCP
+} contractc_tool_format_t;
+
+/* One tool call.  Every pointer points into the contractc_tool_calls_t's
+ * own storage. */
+typedef struct contractc_tool_call {
+    const char *id;        /* NUL-terminated; "" when the provider sent none */
+    const char *name;      /* the tool (contract) name, NUL-terminated */
+    /* The arguments' exact bytes: cut from the response text, never
+     * re-serialized (OpenAI: the string's decoded bytes), arguments_len of
+     * them, a NUL after them (not counted).  Length 0 when the call has
+     * none (Gemini and MCP may omit them): the parser then reports `empty`. */
+    const char *arguments;
+    size_t arguments_len;
+} contractc_tool_call_t;
+
+typedef struct contractc_tool_calls {
+    contractc_tool_call_t *calls;  /* count calls, in the response's order */
+    size_t count;
+} contractc_tool_calls_t;
+
+/* The most calls read from one response; more is a malformed response. */
+#define CONTRACTC_TOOL_CALLS_MAX 128
+
+/*
+ * Reads the tool calls of one response body (response[0..len), which need
+ * not be NUL-terminated).  A response without tool calls is 0 with count
+ * 0 (a text reply).  Returns 0 with *calls filled (free it with
+ * contractc_tool_calls_free), or 1 with the reason in error[0..error_size)
+ * (may be NULL) and *calls empty: the body is not one JSON text by the
+ * runtime's strict reader (contractc_json_span: the whole body, so a
+ * \u0000 or invalid UTF-8 anywhere refuses it), a call without a name or
+ * id of the right type, OpenAI arguments that are not a string, a key on
+ * the way to the arguments that occurs twice, more than
+ * CONTRACTC_TOOL_CALLS_MAX calls, or out of memory.  Parse each call's
+ * arguments with the contract its name selects (contractc_toolset_parse).
+ */
+int contractc_tool_calls_read(contractc_tool_format_t format, const char *response, size_t len,
+                              contractc_tool_calls_t *calls, char *error, size_t error_size);
+
+/* Frees what contractc_tool_calls_read stored and empties *calls.
+ * NULL-safe; an empty one is fine. */
+void contractc_tool_calls_free(contractc_tool_calls_t *calls);
+
 #ifdef __cplusplus
 }
 #endif

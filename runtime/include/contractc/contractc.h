@@ -1066,6 +1066,56 @@ struct contractc_contract {
     uint32_t arena_factor, arena_base;
 };
 
+/* ------------------------------------------------------------------------
+ * JSON spans (docs/tools.md, "Exact argument bytes")
+ *
+ * A tool call's arguments are parsed from their exact bytes: the bytes of
+ * a value inside a provider's response, cut from the response text (a
+ * tree would re-serialize them and hide `1.0`, big integers and duplicate
+ * keys).  These two read with the same strict reader as a reply
+ * (docs/contract-language.md §6: RFC 8259, UTF-8, no \u0000, no lone
+ * surrogate, bounded depth), so the response around the arguments is held
+ * to the same rules.
+ * ------------------------------------------------------------------------ */
+
+/* One step of a path into a JSON text: an object member (key, the decoded
+ * member name, NUL-terminated) or, with key NULL, an array item (index,
+ * 0-based). */
+typedef struct contractc_json_step {
+    const char *key;
+    size_t index;
+} contractc_json_step_t;
+
+/*
+ * Reads text[0..len) as one JSON text (surrounding white space allowed, no
+ * fence) with max_depth open containers at most (0: CONTRACTC_MAX_DEPTH)
+ * and follows the steps from the root.  Returns CONTRACTC_OK with *found
+ * true and the value's bytes at text[*begin..*end) (the value itself, no
+ * white space around it), or *found false when a step leads nowhere (no
+ * such key or item, or not an object or array where the step needs one).
+ * CONTRACTC_REJECTED when the text is not one acceptable JSON text, or a
+ * key on the path occurs twice in its object (ambiguous: never one of
+ * them picked); why (why_size bytes, may be NULL) then says what and at
+ * which byte.  CONTRACTC_EINVAL for NULL outputs; CONTRACTC_ENOMEM when a
+ * long escaped key cannot be decoded.  Nothing is allocated that outlives
+ * the call.
+ */
+contractc_status_t contractc_json_span(const char *text, size_t len, uint32_t max_depth,
+                                       const contractc_json_step_t *steps, size_t step_count,
+                                       bool *found, size_t *begin, size_t *end, char *why,
+                                       size_t why_size);
+
+/*
+ * Decodes one JSON string token, quotes included (token[0..len), e.g. a
+ * span from contractc_json_span), into out, which must hold len bytes (the
+ * decoded text is never longer); *out_len is its length (no NUL added).
+ * CONTRACTC_REJECTED when token is not exactly one acceptable string (the
+ * reader's rules: a \u0000 or a lone surrogate is rejected);
+ * CONTRACTC_EINVAL for NULLs.
+ */
+contractc_status_t contractc_json_string_decode(const char *token, size_t len, char *out,
+                                                size_t *out_len);
+
 #ifdef __cplusplus
 }
 #endif
