@@ -13,3 +13,6 @@ else()
     "SKIP: libcurl was not found, so the chat client (client/) and its tool-call test are not built")
   set_tests_properties(test_tool_calls PROPERTIES SKIP_REGULAR_EXPRESSION "SKIP:")
 endif()
+# test_toolset: contractc_toolset_parse routes by tool name; unknown_tool in
+# the problem list, the repair turn, the log and stats
+contractc_check_test(test_toolset GENERATOR LIBS test_contracts)

@@ -39,7 +39,8 @@ const char *contractc_kind_name(contractc_kind_t kind)
 bool contractc_kind_is_document_level(contractc_kind_t kind)
 {
     return kind == CONTRACTC_KIND_EMPTY || kind == CONTRACTC_KIND_SYNTAX ||
-           kind == CONTRACTC_KIND_ENCODING || kind == CONTRACTC_KIND_LIMIT;
+           kind == CONTRACTC_KIND_ENCODING || kind == CONTRACTC_KIND_LIMIT ||
+           kind == CONTRACTC_KIND_UNKNOWN_TOOL;
 }
 
 const char *contractc_status_name(contractc_status_t status)

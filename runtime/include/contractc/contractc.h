@@ -125,7 +125,9 @@ const char *contractc_status_name(contractc_status_t status);
     X(RANGE, "range")           /* number outside its bounds */               \
     X(ITEMS, "items")           /* array item count */                        \
     X(RULE, "rule")             /* a cross-field rule or a check */           \
-    X(GROUNDING, "grounding")   /* not found verbatim in the source text */
+    X(GROUNDING, "grounding")   /* not found verbatim in the source text */ \
+    X(UNKNOWN_TOOL, "unknown_tool") /* no tool call, or a tool outside the
+                                       toolset (contractc_toolset_parse) */
 
 typedef enum contractc_kind {
 #define CONTRACTC_KIND_ENUM_(name, text) CONTRACTC_KIND_##name,
@@ -138,7 +140,7 @@ typedef enum contractc_kind {
  * "?" for a value out of range. */
 const char *contractc_kind_name(contractc_kind_t kind);
 
-/* True for empty, syntax, encoding and limit. */
+/* True for empty, syntax, encoding, limit and unknown_tool. */
 bool contractc_kind_is_document_level(contractc_kind_t kind);
 
 /* ------------------------------------------------------------------------
@@ -1115,6 +1117,80 @@ contractc_status_t contractc_json_span(const char *text, size_t len, uint32_t ma
  */
 contractc_status_t contractc_json_string_decode(const char *token, size_t len, char *out,
                                                 size_t *out_len);
+
+/* ------------------------------------------------------------------------
+ * Toolsets (docs/tools.md, "Toolsets")
+ *
+ * An agent offers the model several tools, one contract each, and the
+ * model calls one of them by name.  A toolset routes a call to its
+ * contract and parses the call's arguments (their exact bytes, e.g. from
+ * contractc_tool_calls_read of <contractc/client.h>) with it.
+ *
+ *   refund_request_t refund;
+ *   invoice_t invoice;
+ *   const contractc_tool_t tools[] = {{&refund_request_contract, NULL},
+ *                                     {&invoice_contract, NULL}};
+ *   contractc_toolset_t set = {tools, 2, NULL};
+ *   void *const records[] = {&refund, &invoice};
+ *   size_t which;
+ *   if (contractc_toolset_parse(&set, call->name, call->arguments,
+ *                               call->arguments_len, email, email_len,
+ *                               &which, records, &problems) == CONTRACTC_OK)
+ *       ... records[which] is filled; free it with
+ *       contractc_record_free(tools[which].contract, records[which]) ...
+ * ------------------------------------------------------------------------ */
+
+/* One tool: the contract that checks its arguments and the name the model
+ * calls it by (NULL: the contract's name, as `generate --tool` writes it). */
+typedef struct contractc_tool {
+    const contractc_contract_t *contract;
+    const char *name;
+} contractc_tool_t;
+
+/* The tools of one request.  tools[0..count) must have distinct names;
+ * options (may be NULL) are used for every parse.  Read-only during a
+ * parse, so one set serves any number of threads. */
+typedef struct contractc_toolset {
+    const contractc_tool_t *tools;
+    size_t count;
+    const contractc_options_t *options;
+} contractc_toolset_t;
+
+/* *out_index when no tool of the set was called. */
+#define CONTRACTC_TOOL_NONE ((size_t)-1)
+
+/* The index of the tool called `name` (name_len bytes), or
+ * CONTRACTC_TOOL_NONE. */
+size_t contractc_toolset_find(const contractc_toolset_t *set, const char *name, size_t name_len);
+
+/*
+ * Routes one tool call by `name` (NUL-terminated; NULL: the model called no
+ * tool, it answered in text) and parses its arguments (args[0..len), the
+ * exact bytes) with that tool's contract, as contractc_parse does.
+ *
+ * - out_records: set->count pointers, out_records[i] to a record of tool
+ *   i's type (its NAME_t).  Only the called tool's record is written: on
+ *   CONTRACTC_OK it is filled and owns an arena (contractc_record_free with
+ *   that tool's contract, or NAME_free); on a rejection it is zeroed.  The
+ *   others are not touched, so one array serves every call of a turn.
+ * - source/source_len: handed to the tool's contract when it declares a
+ *   source (then required), left out otherwise, so one source serves a
+ *   set that mixes both kinds.
+ * - *out_index: the called tool's index, or CONTRACTC_TOOL_NONE.
+ *
+ * A name outside the set, or no name, is CONTRACTC_REJECTED with one
+ * document-level problem of kind `unknown_tool` at "$" whose message names
+ * the set's tools (the repair turn's words; the log's message carries no
+ * byte of the model's name).  Returns CONTRACTC_OK, CONTRACTC_REJECTED,
+ * CONTRACTC_ENOMEM, or CONTRACTC_EINVAL (problems->error says why) for
+ * NULLs, an empty set, a tool without a contract or name, two tools of one
+ * name, or a source the called contract cannot take.
+ */
+contractc_status_t contractc_toolset_parse(const contractc_toolset_t *set, const char *name,
+                                           const char *args, size_t len, const char *source,
+                                           size_t source_len, size_t *out_index,
+                                           void *const *out_records,
+                                           contractc_problems_t *problems);
 
 #ifdef __cplusplus
 }
