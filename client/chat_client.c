@@ -63,6 +63,18 @@ struct contractc_chat_client {
     bool too_big;
     char *headers;      /* the header lines received, as sent */
     size_t headers_len, headers_cap;
+    /* tools (docs/tools.md, "The client speaks tools") */
+    cJSON *tools;       /* the definitions, an array; NULL: none */
+    char *tool_choice;
+    contractc_tool_calls_t calls; /* the last response's */
+    /* The tool calls that became replies: the transcript index the loop
+     * echoes each at, so a later request sends it as a tool call. */
+    struct tool_turn {
+        size_t index;
+        char *id, *name, *args;
+        size_t args_len;
+    } turns[CONTRACTC_LOOP_MAX_ATTEMPTS];
+    size_t turn_count;
 };
 
 static void set_error(char *error, size_t size, const char *fmt, ...)
@@ -134,9 +146,73 @@ void contractc_chat_client_free(contractc_chat_client_t *c)
     free(c->body);
     free(c->headers);
     cJSON_Delete(c->schema);
+    cJSON_Delete(c->tools);
+    free(c->tool_choice);
+    contractc_tool_calls_free(&c->calls);
+    for (size_t i = 0; i < c->turn_count; i++) {
+        free(c->turns[i].id);
+        free(c->turns[i].name);
+        free(c->turns[i].args);
+    }
     if (c->curl)
         curl_easy_cleanup(c->curl);
     free(c);
+}
+
+/* A tool definition's name: OpenAI function.name, else name. */
+static const char *tool_name(const cJSON *def)
+{
+    const cJSON *fn = cJSON_GetObjectItemCaseSensitive(def, "function");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(fn ? fn : def, "name");
+    return cJSON_IsString(n) ? n->valuestring : NULL;
+}
+
+/* Copies the tool definitions and tool_choice into c; false with the
+ * reason in error. */
+static bool take_tools(contractc_chat_client_t *c, const contractc_chat_config_t *config,
+                       char *error, size_t error_size)
+{
+    if (config->tool_count && !config->tools) {
+        set_error(error, error_size, "tool_count is set but tools is NULL");
+        return false;
+    }
+    if (config->tool_count) {
+        c->tools = cJSON_CreateArray();
+        if (!c->tools) {
+            set_error(error, error_size, "out of memory");
+            return false;
+        }
+    }
+    for (size_t i = 0; i < config->tool_count; i++) {
+        cJSON *def = config->tools[i].json
+                         ? cJSON_ParseWithLength(config->tools[i].json, config->tools[i].len)
+                         : NULL;
+        if (!cJSON_IsObject(def) || !tool_name(def)) {
+            cJSON_Delete(def);
+            set_error(error, error_size, "tool %zu is not a JSON object with a name", i + 1);
+            return false;
+        }
+        cJSON_AddItemToArray(c->tools, def);
+    }
+    const char *choice = config->tool_choice;
+    if (!choice)
+        return true;
+    bool keyword = strcmp(choice, "auto") == 0 || strcmp(choice, "required") == 0 ||
+                   strcmp(choice, "none") == 0;
+    bool named = false;
+    const cJSON *def;
+    cJSON_ArrayForEach(def, c->tools) named = named || strcmp(tool_name(def), choice) == 0;
+    if (!keyword && !named) {
+        set_error(error, error_size, "tool_choice must be auto, required, none or the name of one "
+                                     "of the tools");
+        return false;
+    }
+    c->tool_choice = dup_or_null(choice);
+    if (!c->tool_choice) {
+        set_error(error, error_size, "out of memory");
+        return false;
+    }
+    return true;
 }
 
 contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t *config,
@@ -153,7 +229,8 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
     }
     /* response_format is sent for OpenAI-compatible endpoints unless
      * no_response_format says not to; Anthropic Messages takes none. */
-    const bool send_format = config->provider == CONTRACTC_CHAT_OPENAI && !config->no_response_format;
+    const bool send_format = config->provider == CONTRACTC_CHAT_OPENAI && !config->no_response_format &&
+                             (config->schema || config->tool_count == 0);
     if (send_format && (!config->schema || !config->schema_name)) {
         set_error(error, error_size, "schema_name and schema are required (or set no_response_format)");
         return NULL;
@@ -196,6 +273,10 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
     c->schema = send_format ? cJSON_ParseWithLength(config->schema, config->schema_len) : NULL;
     if (send_format && !cJSON_IsObject(c->schema)) {
         set_error(error, error_size, "the schema is not a JSON object");
+        contractc_chat_client_free(c);
+        return NULL;
+    }
+    if (!take_tools(c, config, error, error_size)) {
         contractc_chat_client_free(c);
         return NULL;
     }
@@ -281,6 +362,11 @@ unsigned contractc_chat_last_attempts(const contractc_chat_client_t *client)
     return client ? client->last_attempts : 0;
 }
 
+const contractc_tool_calls_t *contractc_chat_last_tool_calls(const contractc_chat_client_t *client)
+{
+    return client ? &client->calls : NULL;
+}
+
 /* ---- the request ------------------------------------------------------------ */
 
 /* Adds key: a JSON string of text[0..len), escaped by the runtime's one
@@ -306,6 +392,130 @@ static bool add_number(cJSON *obj, const char *key, const char *text)
         return false;
     }
     return true;
+}
+
+/* The tool call the loop echoed as transcript message i: one that became
+ * a reply at that index, whose text the message still is exactly (an echo
+ * cut to echo_max_bytes is not: it goes as text).  NULL when none. */
+static const struct tool_turn *echoed_call(const contractc_chat_client_t *c,
+                                           const contractc_transcript_t *t, size_t i)
+{
+    const contractc_message_t *m = contractc_transcript_at(t, (long)i);
+    if (!m || m->role != CONTRACTC_ROLE_ASSISTANT)
+        return NULL;
+    for (size_t k = 0; k < c->turn_count; k++) {
+        const struct tool_turn *turn = &c->turns[k];
+        if (turn->index != i || turn->args_len != m->len || memcmp(turn->args, m->text, m->len) != 0)
+            continue;
+        if (c->provider == CONTRACTC_CHAT_ANTHROPIC) {
+            /* Anthropic's input is a JSON object: bytes the strict reader
+             * does not read as one go as text */
+            bool found = false;
+            size_t b = 0, e = 0;
+            if (contractc_json_span(m->text, m->len, 0, NULL, 0, &found, &b, &e, NULL, 0) !=
+                    CONTRACTC_OK || !found || m->text[b] != '{')
+                return NULL;
+        }
+        return turn;
+    }
+    return NULL;
+}
+
+/* msg = the assistant's tool call: OpenAI {"role": "assistant", "content":
+ * null, "tool_calls": [{id, "type": "function", "function": {name,
+ * arguments}}]}; Anthropic {"role": "assistant", "content": [{"type":
+ * "tool_use", id, name, "input": <the bytes>}]}. */
+static bool add_tool_call(const contractc_chat_client_t *c, cJSON *msg, const struct tool_turn *turn)
+{
+    if (!cJSON_AddStringToObject(msg, "role", "assistant"))
+        return false;
+    if (c->provider == CONTRACTC_CHAT_ANTHROPIC) {
+        cJSON *content = cJSON_AddArrayToObject(msg, "content");
+        cJSON *block = cJSON_CreateObject();
+        if (!content || !block || !cJSON_AddItemToArray(content, block)) {
+            cJSON_Delete(block);
+            return false;
+        }
+        cJSON *input = cJSON_CreateRaw(turn->args); /* the exact bytes, checked in echoed_call */
+        if (!cJSON_AddStringToObject(block, "type", "tool_use") ||
+            !cJSON_AddStringToObject(block, "id", turn->id) ||
+            !cJSON_AddStringToObject(block, "name", turn->name) || !input ||
+            !cJSON_AddItemToObject(block, "input", input)) {
+            cJSON_Delete(input);
+            return false;
+        }
+        return true;
+    }
+    cJSON *calls = cJSON_CreateArray();
+    cJSON *call = cJSON_CreateObject();
+    cJSON *fn = cJSON_CreateObject();
+    bool ok = cJSON_AddNullToObject(msg, "content") && calls &&
+              cJSON_AddItemToObject(msg, "tool_calls", calls);
+    if (!ok)
+        cJSON_Delete(calls);
+    ok = ok && call && cJSON_AddItemToArray(calls, call);
+    if (!ok)
+        cJSON_Delete(call);
+    ok = ok && cJSON_AddStringToObject(call, "id", turn->id) &&
+         cJSON_AddStringToObject(call, "type", "function") && fn &&
+         cJSON_AddItemToObject(call, "function", fn);
+    if (!ok) {
+        cJSON_Delete(fn);
+        return false;
+    }
+    return cJSON_AddStringToObject(fn, "name", turn->name) &&
+           add_text(fn, "arguments", turn->args, turn->args_len);
+}
+
+/* msg = the repair turn as the tool's result, an error: OpenAI {"role":
+ * "tool", "tool_call_id", "content"}; Anthropic {"role": "user",
+ * "content": [{"type": "tool_result", "tool_use_id", "is_error": true,
+ * "content"}]}. */
+static bool add_tool_result(const contractc_chat_client_t *c, cJSON *msg,
+                            const struct tool_turn *turn, const contractc_message_t *m)
+{
+    if (c->provider == CONTRACTC_CHAT_ANTHROPIC) {
+        cJSON *content = NULL, *block = cJSON_CreateObject();
+        bool ok = cJSON_AddStringToObject(msg, "role", "user") &&
+                  (content = cJSON_AddArrayToObject(msg, "content")) != NULL && block &&
+                  cJSON_AddItemToArray(content, block);
+        if (!ok) {
+            cJSON_Delete(block);
+            return false;
+        }
+        return cJSON_AddStringToObject(block, "type", "tool_result") &&
+               cJSON_AddStringToObject(block, "tool_use_id", turn->id) &&
+               cJSON_AddTrueToObject(block, "is_error") && add_text(block, "content", m->text, m->len);
+    }
+    return cJSON_AddStringToObject(msg, "role", "tool") &&
+           cJSON_AddStringToObject(msg, "tool_call_id", turn->id) &&
+           add_text(msg, "content", m->text, m->len);
+}
+
+/* tool_choice in the provider's form: OpenAI "auto" | "required" | "none"
+ * | {"type": "function", "function": {"name"}}; Anthropic {"type": "auto" |
+ * "any" | "none"} | {"type": "tool", "name"}. */
+static bool add_tool_choice(const contractc_chat_client_t *c, cJSON *root)
+{
+    const char *choice = c->tool_choice;
+    bool keyword = strcmp(choice, "auto") == 0 || strcmp(choice, "required") == 0 ||
+                   strcmp(choice, "none") == 0;
+    if (c->provider != CONTRACTC_CHAT_ANTHROPIC) {
+        if (keyword)
+            return cJSON_AddStringToObject(root, "tool_choice", choice) != NULL;
+        cJSON *tc = cJSON_AddObjectToObject(root, "tool_choice");
+        cJSON *fn = tc && cJSON_AddStringToObject(tc, "type", "function")
+                        ? cJSON_AddObjectToObject(tc, "function")
+                        : NULL;
+        return fn && cJSON_AddStringToObject(fn, "name", choice);
+    }
+    cJSON *tc = cJSON_AddObjectToObject(root, "tool_choice");
+    if (!tc)
+        return false;
+    if (keyword)
+        return cJSON_AddStringToObject(tc, "type", strcmp(choice, "required") == 0 ? "any" : choice) !=
+               NULL;
+    return cJSON_AddStringToObject(tc, "type", "tool") && cJSON_AddStringToObject(tc, "name", choice);
 }
 
 /* The Anthropic Messages `max_tokens` when neither the loop nor the
@@ -351,10 +561,30 @@ static char *request_body(const contractc_chat_client_t *c, const contractc_tran
             ok = false;
             break;
         }
-        /* From here the array owns msg. */
-        ok = cJSON_AddStringToObject(msg, "role", contractc_role_name(m->role)) != NULL &&
-             add_text(msg, "content", m->text, m->len);
+        /* From here the array owns msg.  A tool call the loop echoed, and
+         * the repair turn after it, go as the provider's tool call and
+         * tool result. */
+        const struct tool_turn *turn = m->role == CONTRACTC_ROLE_ASSISTANT ? echoed_call(c, t, i)
+                                                                           : NULL;
+        const struct tool_turn *answer = i > 0 && m->role == CONTRACTC_ROLE_USER
+                                             ? echoed_call(c, t, i - 1)
+                                             : NULL;
+        if (turn)
+            ok = add_tool_call(c, msg, turn);
+        else if (answer)
+            ok = add_tool_result(c, msg, answer, m);
+        else
+            ok = cJSON_AddStringToObject(msg, "role", contractc_role_name(m->role)) != NULL &&
+                 add_text(msg, "content", m->text, m->len);
     }
+    if (ok && c->tools) {
+        cJSON *tools = cJSON_Duplicate(c->tools, true);
+        ok = tools && cJSON_AddItemToObject(root, "tools", tools);
+        if (!ok)
+            cJSON_Delete(tools);
+    }
+    if (ok && c->tool_choice)
+        ok = add_tool_choice(c, root);
     if (ok && system)
         ok = add_text(root, "system", system, system_len);
     free(system);
@@ -543,9 +773,77 @@ static int one_try(contractc_chat_client_t *c, const char *body, struct curl_sli
     };
     int outcome = cc_chat_read_response(&r, reply);
     c->reply = r.text; /* reply->text points here, until the next call */
+    if (c->tools && c->last_status == 200 && !(outcome == 0 && r.text && r.text[0] &&
+                                               c->provider != CONTRACTC_CHAT_ANTHROPIC)) {
+        /* With tools a reply may be tool calls: the first call's arguments,
+         * their exact bytes, are the reply (an OpenAI content null is one) */
+        char why[CONTRACTC_MODEL_ERROR_SIZE];
+        contractc_tool_format_t format = c->provider == CONTRACTC_CHAT_ANTHROPIC
+                                             ? CONTRACTC_TOOL_ANTHROPIC
+                                             : CONTRACTC_TOOL_OPENAI;
+        if (contractc_tool_calls_read(format, c->body, c->body_len, &c->calls, why, sizeof why) != 0) {
+            free(c->reply);
+            c->reply = NULL;
+            reply->text = NULL;
+            reply->len = 0;
+            reply->error_class = CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE;
+            return cc_chat_fail(reply, "%s", why);
+        }
+        if (c->calls.count) {
+            const contractc_tool_call_t *call = &c->calls.calls[0];
+            free(c->reply);
+            c->reply = malloc(call->arguments_len + 1);
+            if (!c->reply) {
+                reply->text = NULL;
+                reply->len = 0;
+                reply->error_class = CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE;
+                return cc_chat_fail(reply, "out of memory reading the tool call");
+            }
+            memcpy(c->reply, call->arguments, call->arguments_len + 1);
+            reply->text = c->reply;
+            reply->len = call->arguments_len;
+            reply->error[0] = '\0';
+            reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
+            snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", "tool_calls");
+            outcome = 0;
+        }
+    }
     c->retry_after_ms = r.retry_after_ms;
     *retry = r.retry;
     return outcome;
+}
+
+/* Remembers the first tool call of the last response as the reply the
+ * loop echoes at transcript index `index` (the message it appends next).
+ * Out of memory or past the cap, it is not remembered: the echo then goes
+ * as text. */
+static void remember_turn(contractc_chat_client_t *c, size_t index)
+{
+    const contractc_tool_call_t *call = &c->calls.calls[0];
+    for (size_t k = 0; k < c->turn_count; k++)
+        if (c->turns[k].index == index) { /* the loop called again on the same transcript */
+            free(c->turns[k].id);
+            free(c->turns[k].name);
+            free(c->turns[k].args);
+            c->turns[k] = c->turns[--c->turn_count];
+            break;
+        }
+    if (c->turn_count == sizeof c->turns / sizeof c->turns[0])
+        return;
+    struct tool_turn *t = &c->turns[c->turn_count];
+    t->index = index;
+    t->id = dup_or_null(call->id);
+    t->name = dup_or_null(call->name);
+    t->args = malloc(call->arguments_len + 1);
+    t->args_len = call->arguments_len;
+    if (!t->id || !t->name || !t->args) {
+        free(t->id);
+        free(t->name);
+        free(t->args);
+        return;
+    }
+    memcpy(t->args, call->arguments, call->arguments_len + 1);
+    c->turn_count++;
 }
 
 int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
@@ -560,6 +858,7 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
     c->reply = NULL;
     c->last_status = 0;
     c->last_attempts = 0;
+    contractc_tool_calls_free(&c->calls);
     /* The loop's limit (raised by on_truncated) wins over the configured one. */
     char *body = request_body(c, transcript, reply->max_tokens ? (long)reply->max_tokens : c->max_tokens);
     if (!body)
@@ -641,6 +940,10 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
         }
         sleep_ms(wait);
     }
+    if (rc != 0)
+        contractc_tool_calls_free(&c->calls);
+    if (rc == 0 && c->calls.count)
+        remember_turn(c, contractc_transcript_count(transcript));
     if (rc != 0 && c->last_attempts > 1) {
         size_t n = strlen(reply->error);
         snprintf(reply->error + n, sizeof reply->error - n, " (after %u tries)", c->last_attempts);

@@ -221,6 +221,15 @@ static char *completion(const char *content, const char *finish)
     return text;
 }
 
+/* text as a JSON string literal (malloc'd). */
+static char *as_json_text(const char *text)
+{
+    cJSON *str = cJSON_CreateString(text);
+    char *out = cJSON_PrintUnformatted(str);
+    cJSON_Delete(str);
+    return out;
+}
+
 static char url_buf[64];
 
 /* The test configuration for server s, without retries (max_attempts 1):
@@ -992,6 +1001,205 @@ START_TEST(anthropic_messages_has_its_wire_shape_and_stop_reasons)
 }
 END_TEST
 
+/* ---- tools (docs/tools.md, "The client speaks tools") ---------------------- */
+
+/* A recorded chat completion whose message is one tool call of
+ * refund_request with `args` (JSON-escaped here, as OpenAI sends it). */
+static char *tool_completion(const char *id, const char *args)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "id", "chatcmpl-tools");
+    cJSON_AddStringToObject(root, "object", "chat.completion");
+    cJSON *choice = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "choices"), choice);
+    cJSON_AddNumberToObject(choice, "index", 0);
+    cJSON *message = cJSON_AddObjectToObject(choice, "message");
+    cJSON_AddStringToObject(message, "role", "assistant");
+    cJSON_AddNullToObject(message, "content");
+    cJSON_AddNullToObject(message, "refusal");
+    cJSON *call = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(message, "tool_calls"), call);
+    cJSON_AddStringToObject(call, "id", id);
+    cJSON_AddStringToObject(call, "type", "function");
+    cJSON *fn = cJSON_AddObjectToObject(call, "function");
+    cJSON_AddStringToObject(fn, "name", "refund_request");
+    cJSON_AddStringToObject(fn, "arguments", args);
+    cJSON_AddStringToObject(choice, "finish_reason", "tool_calls");
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+static const char repair_text[] =
+    "Your reply was rejected. Fix every problem and reply with the corrected JSON object only:\n"
+    "- $.amount: \"1.250,00\" is not a decimal like \"1250.00\" (dot, two decimals, no separators)\n";
+
+/* Runs the repair loop over the client: accepted on the second attempt. */
+static void run_tool_loop(contractc_chat_client_t *client, contractc_transcript_t *t)
+{
+    contractc_transcript_init(t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = contractc_chat_model;
+    loop.model_user = client;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, t, email, strlen(email), &rec, &d), CONTRACTC_OK);
+    ck_assert_int_eq(rec.amount, 125000);
+    ck_assert_uint_eq(d.attempt_count, 2);
+    ck_assert_str_eq(d.attempts[0].finish_reason, "tool_calls");
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+}
+
+START_TEST(openai_tools_tool_choice_and_the_repair_as_a_tool_message)
+{
+    char script[4096];
+    char *r1 = tool_completion("call_1", comma_reply), *r2 = tool_completion("call_2", good_reply);
+    snprintf(script, sizeof script, "[{\"status\":200,\"json\":%s},{\"status\":200,\"json\":%s}]", r1, r2);
+    free(r1);
+    free(r2);
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    cfg.schema = NULL; /* the tool carries the schema */
+    cfg.schema_name = NULL;
+    const contractc_chat_tool_t tools[] = {{refund_request_tool_openai_json, refund_request_tool_openai_json_len}};
+    cfg.tools = tools;
+    cfg.tool_count = 1;
+    cfg.tool_choice = "refund_request";
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    run_tool_loop(client, &t);
+    const contractc_tool_calls_t *calls = contractc_chat_last_tool_calls(client);
+    ck_assert_uint_eq(calls->count, 1);
+    ck_assert_str_eq(calls->calls[0].id, "call_2");
+    ck_assert_str_eq(calls->calls[0].arguments, good_reply);
+
+    cJSON *reqs = requests(&s);
+    ck_assert_int_eq(cJSON_GetArraySize(reqs), 2);
+    cJSON *tool_sent = cJSON_Parse(refund_request_tool_openai_json);
+    for (int i = 0; i < 2; i++) {
+        const cJSON *body = body_at(reqs, i);
+        ck_assert_ptr_null(cJSON_GetObjectItem(body, "response_format"));
+        const cJSON *sent = cJSON_GetObjectItem(body, "tools");
+        ck_assert_int_eq(cJSON_GetArraySize(sent), 1);
+        ck_assert(cJSON_Compare(cJSON_GetArrayItem(sent, 0), tool_sent, true));
+        const cJSON *choice = cJSON_GetObjectItem(body, "tool_choice");
+        ck_assert_str_eq(str_at(choice, "type", NULL), "function");
+        ck_assert_str_eq(str_at(choice, "function", "name"), "refund_request");
+    }
+    cJSON_Delete(tool_sent);
+    /* the second request: the call as the assistant's tool_calls, the
+     * repair prompt as the tool's result for that id */
+    const cJSON *m = cJSON_GetObjectItem(body_at(reqs, 1), "messages");
+    ck_assert_int_eq(cJSON_GetArraySize(m), 3);
+    const cJSON *assistant = cJSON_GetArrayItem(m, 1), *tool = cJSON_GetArrayItem(m, 2);
+    ck_assert_str_eq(str_at(assistant, "role", NULL), "assistant");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(assistant, "content")));
+    const cJSON *call = cJSON_GetArrayItem(cJSON_GetObjectItem(assistant, "tool_calls"), 0);
+    ck_assert_str_eq(str_at(call, "id", NULL), "call_1");
+    ck_assert_str_eq(str_at(call, "type", NULL), "function");
+    ck_assert_str_eq(str_at(call, "function", "name"), "refund_request");
+    ck_assert_str_eq(str_at(call, "function", "arguments"), comma_reply);
+    ck_assert_str_eq(str_at(tool, "role", NULL), "tool");
+    ck_assert_str_eq(str_at(tool, "tool_call_id", NULL), "call_1");
+    ck_assert_str_eq(str_at(tool, "content", NULL), repair_text);
+    char *shown = cJSON_PrintUnformatted(m);
+    printf("client: OpenAI tool repair, request 2 messages[1..2]: %.900s\n", strstr(shown, "{\"role\":\"assistant\""));
+    free(shown);
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+START_TEST(anthropic_tools_tool_choice_and_the_repair_as_a_tool_result_with_is_error)
+{
+    /* recorded as raw bytes, so the input's bytes are these */
+    char script[8192], r1[2048], r2[2048];
+#define ANTHROPIC_TOOL_USE                                                                     \
+    "{\"id\":\"msg_t\",\"type\":\"message\",\"role\":\"assistant\",\"content\":["                 \
+    "{\"type\":\"text\",\"text\":\"Recording it.\"},"                                             \
+    "{\"type\":\"tool_use\",\"id\":\"%s\",\"name\":\"refund_request\",\"input\":%s}],"         \
+    "\"stop_reason\":\"tool_use\"}"
+    snprintf(r1, sizeof r1, ANTHROPIC_TOOL_USE, "toolu_01", comma_reply);
+    snprintf(r2, sizeof r2, ANTHROPIC_TOOL_USE, "toolu_02", good_reply);
+    char *q1 = as_json_text(r1), *q2 = as_json_text(r2);
+    snprintf(script, sizeof script, "[{\"status\":200,\"raw\":%s},{\"status\":200,\"raw\":%s}]", q1, q2);
+    free(q1);
+    free(q2);
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    cfg.provider = CONTRACTC_CHAT_ANTHROPIC;
+    cfg.schema = NULL;
+    cfg.schema_name = NULL;
+    const contractc_chat_tool_t tools[] = {{refund_request_tool_anthropic_json,
+                                            refund_request_tool_anthropic_json_len}};
+    cfg.tools = tools;
+    cfg.tool_count = 1;
+    cfg.tool_choice = "required";
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    run_tool_loop(client, &t);
+
+    cJSON *reqs = requests(&s);
+    ck_assert_int_eq(cJSON_GetArraySize(reqs), 2);
+    const cJSON *body = body_at(reqs, 1);
+    ck_assert_str_eq(str_at(body, "tool_choice", "type"), "any");
+    const cJSON *tool = cJSON_GetArrayItem(cJSON_GetObjectItem(body, "tools"), 0);
+    ck_assert_str_eq(str_at(tool, "name", NULL), "refund_request");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(tool, "strict")));
+    const cJSON *m = cJSON_GetObjectItem(body, "messages");
+    ck_assert_int_eq(cJSON_GetArraySize(m), 3);
+    const cJSON *use = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 1), "content"), 0);
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(m, 1), "role", NULL), "assistant");
+    ck_assert_str_eq(str_at(use, "type", NULL), "tool_use");
+    ck_assert_str_eq(str_at(use, "id", NULL), "toolu_01");
+    cJSON *want = cJSON_Parse(comma_reply);
+    ck_assert(cJSON_Compare(cJSON_GetObjectItem(use, "input"), want, true));
+    cJSON_Delete(want);
+    const cJSON *result = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(m, 2), "content"), 0);
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(m, 2), "role", NULL), "user");
+    ck_assert_str_eq(str_at(result, "type", NULL), "tool_result");
+    ck_assert_str_eq(str_at(result, "tool_use_id", NULL), "toolu_01");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(result, "is_error")));
+    ck_assert_str_eq(str_at(result, "content", NULL), repair_text);
+    char *shown = cJSON_PrintUnformatted(cJSON_GetArrayItem(m, 2));
+    printf("client: Anthropic tool repair, request 2 messages[2]: %.400s\n", shown);
+    free(shown);
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+START_TEST(tool_configurations_are_checked)
+{
+    contractc_chat_config_t cfg = config_for(NULL, 1000, 0);
+    const contractc_chat_tool_t bad[] = {{"[1]", 3}};
+    const contractc_chat_tool_t good[] = {{refund_request_tool_openai_json, refund_request_tool_openai_json_len}};
+    char why[256];
+    cfg.tools = bad;
+    cfg.tool_count = 1;
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "tool 1 is not a JSON object with a name");
+    cfg.tools = good;
+    cfg.tool_choice = "invoice";
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "tool_choice must be auto, required, none or the name of one of the tools");
+    cfg.tools = NULL;
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "tool_count is set but tools is NULL");
+    ck_assert_ptr_null(contractc_chat_last_tool_calls(NULL));
+}
+END_TEST
+
 START_TEST(openai_options_extra_headers_url_query_max_completion_tokens_no_response_format)
 {
     char *ok = ok_step();
@@ -1151,6 +1359,9 @@ int main(void)
     tcase_add_test(t, openai_options_extra_headers_url_query_max_completion_tokens_no_response_format);
     tcase_add_test(t, message_bytes_that_are_not_utf8_are_sent_as_u_fffd_and_nul_escaped);
     tcase_add_test(t, bad_configurations_are_refused_with_the_reason);
+    tcase_add_test(t, openai_tools_tool_choice_and_the_repair_as_a_tool_message);
+    tcase_add_test(t, anthropic_tools_tool_choice_and_the_repair_as_a_tool_result_with_is_error);
+    tcase_add_test(t, tool_configurations_are_checked);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

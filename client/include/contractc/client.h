@@ -64,6 +64,14 @@ typedef enum contractc_chat_provider {
     CONTRACTC_CHAT_ANTHROPIC
 } contractc_chat_provider_t;
 
+/* One tool definition for the request's `tools`: json[0..len), an object
+ * in the provider's shape, e.g. NAME_tool_openai_json / NAME_tool_anthropic_json
+ * of `contractc generate --tool D` (docs/tools.md). */
+typedef struct contractc_chat_tool {
+    const char *json;
+    size_t len;
+} contractc_chat_tool_t;
+
 typedef struct contractc_chat_config {
     /* The API's base URL ("https://api.openai.com/v1",
      * "http://127.0.0.1:8080/v1"); requests go to base_url +
@@ -129,6 +137,24 @@ typedef struct contractc_chat_config {
     /* OpenAI-compatible: send no response_format (servers that refuse it);
      * the contract's parser still checks every reply. */
     bool no_response_format;
+    /* Tools (docs/tools.md, "The client speaks tools"): tool_count
+     * definitions sent as `tools` (copied; each must be a JSON object with
+     * a name: OpenAI function.name, Anthropic name).  With tools, an
+     * OpenAI-compatible request carries response_format only when a schema
+     * is given.  tool_choice: NULL (not sent), "auto", "required" (Anthropic
+     * {"type": "any"}), "none", or one tool's name (that tool, forced).
+     * A response's tool calls are read with their exact argument bytes
+     * (contractc_tool_calls_read): the first call's arguments are the
+     * reply text (finish_reason "tool_calls", OpenAI's word, for both
+     * providers), all of them are in contractc_chat_last_tool_calls().
+     * When the loop echoes such a reply and adds its repair turn, the next
+     * request sends them as the provider's tool call and tool result
+     * (OpenAI an assistant `tool_calls` message and a `tool` message for
+     * that tool_call_id; Anthropic a `tool_use` block and a `tool_result`
+     * block with is_error true), the repair prompt as the result's text. */
+    const contractc_chat_tool_t *tools;
+    size_t tool_count;
+    const char *tool_choice;
 } contractc_chat_config_t;
 
 typedef struct contractc_chat_client contractc_chat_client_t;
@@ -171,6 +197,12 @@ long contractc_chat_last_status(const contractc_chat_client_t *client);
 /* How many HTTP tries the last call made (1 without retries; 0 before the
  * first call). */
 unsigned contractc_chat_last_attempts(const contractc_chat_client_t *client);
+
+struct contractc_tool_calls;
+/* The tool calls of the last call's response (count 0 when it had none,
+ * or the last call failed); owned by the client, valid until its next call
+ * or its free.  NULL for a NULL client. */
+const struct contractc_tool_calls *contractc_chat_last_tool_calls(const contractc_chat_client_t *client);
 
 /* ------------------------------------------------------------------------
  * Tool calls (docs/tools.md, "Exact argument bytes")
