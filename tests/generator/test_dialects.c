@@ -25,6 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "generator.h"
+#include "lexical.h"
 #include "tables.h"
 
 #define ROOT CONTRACTC_SOURCE_DIR
@@ -244,18 +245,21 @@ static void check_node(int d, const char *contract, const cJSON *node, const cha
         const cJSON *req = cJSON_GetObjectItemCaseSensitive(node, "required");
         ck_assert_msg(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(node, "additionalProperties")),
                       "%s %s: object at %s is not closed", contract, D, where);
-        ck_assert_int_eq(cJSON_GetArraySize(props), cJSON_GetArraySize(req));
+        /* 'required': the keys in order, but the optional ones (walk_object
+         * checks which those are) */
         const cJSON *p;
         int i = 0;
         cJSON_ArrayForEach(p, props)
         {
-            const cJSON *r = cJSON_GetArrayItem(req, i++);
-            ck_assert_msg(cJSON_IsString(r) && strcmp(r->valuestring, p->string) == 0,
-                          "%s %s: 'required' at %s is not every key in order", contract, D, where);
+            const cJSON *r = cJSON_GetArrayItem(req, i);
+            if (cJSON_IsString(r) && strcmp(r->valuestring, p->string) == 0)
+                i++;
             char sub[1024];
             snprintf(sub, sizeof sub, "%s.%s", where, p->string);
             check_node(d, contract, p, sub, nodes);
         }
+        ck_assert_msg(i == cJSON_GetArraySize(req),
+                      "%s %s: 'required' at %s is not a list of its keys in order", contract, D, where);
     }
     const cJSON *items = cJSON_GetObjectItemCaseSensitive(node, "items");
     if (items) {
@@ -598,8 +602,17 @@ static void walk_object(walk_t *w, const cc_object_t *o, const contractc_object_
         ck_assert_str_eq(tf->name, f->name);
         ck_assert(tf->nullable == f->nullable);
         char sub[600], line[600];
-        snprintf(sub, sizeof sub, "%s.%s", path, f->name);
-        snprintf(line, sizeof line, "%s%s", line_prefix, f->name);
+        cc_buf_t seg = CC_BUF_INIT, key = CC_BUF_INIT;
+        cc_buf_key_segment(&seg, f->name, false);
+        if (cc_is_identifier(f->name))
+            cc_buf_puts(&key, f->name);
+        else /* the prompt writes such a key as JSON does */
+            cc_buf_json_string(&key, f->name, strlen(f->name));
+        ck_assert(!seg.failed && !key.failed);
+        snprintf(sub, sizeof sub, "%s%s", path, seg.data);
+        snprintf(line, sizeof line, "%s%s", line_prefix, key.data);
+        cc_buf_free(&seg);
+        cc_buf_free(&key);
         ck_assert_msg(prompt_line_has(w->prompt, line, ""), "%s: no prompt line for %s", w->m->name, line);
         const cJSON *pprop = cJSON_GetObjectItemCaseSensitive(pp, f->name);
         ck_assert_msg(pprop != NULL, "%s %s: not in the 2020-12 schema", w->m->name, sub);
@@ -613,6 +626,25 @@ static void walk_object(walk_t *w, const cc_object_t *o, const contractc_object_
             ck_assert_msg(dprop[d] != NULL, "%s %s: not in the %s schema", w->m->name, sub,
                           cc_dialect_names[d]);
             dval[d] = value_node(dprop[d], f);
+        }
+        /* optional (v2): in no schema's 'required', "(may be left out)" in the prompt */
+        const cJSON *preq = cJSON_GetObjectItemCaseSensitive(portable, "required");
+        bool required = false;
+        const cJSON *rk;
+        cJSON_ArrayForEach(rk, preq) required |= cJSON_IsString(rk) && strcmp(rk->valuestring, f->name) == 0;
+        ck_assert_msg(required == !f->optional, "%s %s: 'required' and optional disagree", w->m->name, sub);
+        ck_assert(tf->optional == f->optional);
+        if (f->optional)
+            ck_assert_msg(prompt_line_has(w->prompt, line, " (may be left out)"),
+                          "%s %s: optional not in the prompt", w->m->name, line);
+        for (int d = 0; d < D_N; d++) {
+            if (w->out[d].rc != 0)
+                continue;
+            const cJSON *dreq = cJSON_GetObjectItemCaseSensitive(nodes[d], "required");
+            bool dr = false;
+            cJSON_ArrayForEach(rk, dreq) dr |= cJSON_IsString(rk) && strcmp(rk->valuestring, f->name) == 0;
+            ck_assert_msg(dr == !f->optional, "%s %s: 'required' of %s and optional disagree",
+                          w->m->name, sub, cc_dialect_names[d]);
         }
         if (f->nullable) {
             ck_assert_msg(prompt_line_has(w->prompt, line, ", or null"), "%s %s: null not in the prompt",
