@@ -358,6 +358,8 @@ static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *wh
     if (!refuse_reserved(N, base, CC_C_TAG, what, at, fix)) /* once for the two */
         refuse_reserved(N, e->c_type, CC_C_ORDINARY, what, at, fix);
     list_add(&N->types, cc_strdup(e->c_type), cc_strdup(what), NULL, at, false);
+    if (!e->named) /* an inline enum is named after its field */
+        list_fix_last(&N->types, fmt("write c_name: on %s to choose another C name", what));
     /* Functions share the ordinary identifiers with the typedef names. */
     list_add(&N->types, cc_strdup(e->c_name_function), fmt("the name function of %s", what),
              NULL, at, false);
@@ -543,6 +545,8 @@ static void name_object(namer_t *N, cc_object_t *o, const char *base, const char
             refuse_reserved(N, o->c_type, CC_C_ORDINARY, what, at, fix);
     }
     list_add(&N->types, cc_strdup(o->c_type), what, NULL, at, false);
+    if (!is_record && !o->named && what) /* an inline object is named after its field */
+        list_fix_last(&N->types, fmt("write c_name: on %s to choose another C name", what));
     if (is_record)
         list_add(&members, cc_strdup("arena_"), cc_strdup("the record's arena member 'arena_'"),
                  NULL, at, true);

@@ -789,6 +789,65 @@ START_TEST(anthropic_refuses_more_than_16_nullable_fields_and_the_others_still_g
 }
 END_TEST
 
+static char *optional_contract(int fields, const char *extra)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, "contract: opt\nversion: 1\ninstruction: x\nfields:\n  id: {type: string}\n");
+    for (int i = 0; i < fields; i++)
+        cc_buf_printf(&b, "  f%d: {type: string, optional: true}\n", i);
+    cc_buf_puts(&b, extra);
+    return cc_buf_take(&b, NULL);
+}
+
+/* v2 (docs/dialects.md, "Keys and optional"): openai-strict refuses an
+ * optional field and suggests nullable; gemini and llama-cpp carry it
+ * (the key is not in 'required'); anthropic carries up to 24 and takes
+ * property keys of ^[a-zA-Z0-9_.-]{1,64}$ only. */
+START_TEST(optional_fields_per_dialect_and_keys_anthropic_refuses)
+{
+    static const struct { int fields; const char *extra; int rc[D_N]; const char *says[D_N]; } cases[] = {
+        {1, "", {1, 0, 0, 0}, {"field 'f0' is optional", NULL, NULL, NULL}},
+        {24, "", {1, 0, 0, 0}, {"write 'nullable: true' instead", NULL, NULL, NULL}},
+        {25, "", {1, 0, 1, 0}, {"is optional", NULL, "has 25 optional fields", NULL}},
+        {0, "  \"first-name\": {type: string}\n", {0, 0, 0, 0}, {NULL, NULL, NULL, NULL}},
+        {0, "  \"$schema\": {type: string}\n", {0, 0, 1, 0}, {NULL, NULL, "the key '$schema'", NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = optional_contract(cases[i].fields, cases[i].extra);
+        cc_contract_t *m = load_text(text);
+        for (int dd = 0; dd < D_N; dd++) {
+            cc_diags_t d;
+            cc_diags_init(&d);
+            dialect_out_t o;
+            emit(m, dd, &o, &d);
+            ck_assert_msg(o.rc == cases[i].rc[dd], "case %zu %s: rc %d", i, cc_dialect_names[dd], o.rc);
+            if (o.rc) {
+                ck_assert_uint_ge(d.errors, 1);
+                bool found = false;
+                for (size_t k = 0; k < d.count; k++)
+                    found |= strstr(d.items[k].message, cases[i].says[dd]) != NULL;
+                ck_assert_msg(found, "case %zu %s: no diagnostic says \"%s\" (first: %s)", i,
+                              cc_dialect_names[dd], cases[i].says[dd], d.items[0].message);
+            } else if (cases[i].fields) {
+                /* carried: the optional keys are properties, never required */
+                cJSON *s = cJSON_ParseWithLength(o.schema, o.schema_len);
+                ck_assert_ptr_nonnull(s);
+                cJSON *req = cJSON_GetObjectItemCaseSensitive(s, "required");
+                ck_assert_int_eq(cJSON_GetArraySize(req), 1);
+                ck_assert_str_eq(cJSON_GetArrayItem(req, 0)->valuestring, "id");
+                ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "properties")),
+                                 1 + cases[i].fields);
+                cJSON_Delete(s);
+            }
+            release(&o);
+            cc_diags_free(&d);
+        }
+        cc_contract_free(m);
+        free(text);
+    }
+}
+END_TEST
+
 START_TEST(openai_refuses_depth_over_10_and_more_than_1000_enum_values)
 {
     /* 11 levels: the root and ten nested arrays */
@@ -948,6 +1007,7 @@ int main(void)
     tcase_add_test(tc, every_constraint_is_in_the_tables_the_prompt_and_each_schema_or_its_notes);
     tcase_add_test(tc, anthropic_refuses_more_than_16_nullable_fields_and_the_others_still_generate);
     tcase_add_test(tc, openai_refuses_depth_over_10_and_more_than_1000_enum_values);
+    tcase_add_test(tc, optional_fields_per_dialect_and_keys_anthropic_refuses);
     tcase_add_test(tc, anthropic_loosens_min_items_to_1_and_records_the_rest);
     tcase_add_test(tc, llama_cpp_patterns_spell_shorthand_classes_out);
     tcase_add_test(tc, generate_prints_one_summary_line_per_dialect);
