@@ -207,7 +207,7 @@ START_TEST(tool_files_equal_the_golden_files)
         for (int t = 0; t < T_N; t++) {
             tool_out_t o;
             emit(m, t, &o, NULL);
-            ck_assert_int_eq(o.rc, 0);
+            ck_assert_int_ge(o.rc, 0);
             const char *exts[] = {".tool.json", ".tool.notes.txt"};
             const char *texts[] = {o.json, o.notes};
             size_t lens[] = {o.json_len, o.notes_len};
@@ -217,6 +217,11 @@ START_TEST(tool_files_equal_the_golden_files)
                          cc_tool_names[t], exts[k]);
                 size_t len = 0;
                 char *want = cc_read_file(path, &len);
+                if (o.rc != 0) {
+                    /* refused as its dialect is: no golden file */
+                    ck_assert_msg(want == NULL, "%s exists, but the tool is refused now", path);
+                    continue;
+                }
                 ck_assert_msg(want != NULL, "missing golden file %s (run scripts/refresh-golden.sh)",
                               path);
                 ck_assert_msg(len == lens[k] && memcmp(want, texts[k], len) == 0,
@@ -308,7 +313,9 @@ static void assert_shape(const cc_contract_t *m, int t, const char *json)
     /* Gemini ignores const: never one in a declaration */
     if (t == T_GEMINI)
         ck_assert(!has_key_anywhere(schema, "const"));
-    ck_assert(!has_key_anywhere(schema, "$schema") && !has_key_anywhere(schema, "$id"));
+    /* $schema and $id belong to the portable file (a property may be named so) */
+    ck_assert(!cJSON_GetObjectItemCaseSensitive(schema, "$schema") &&
+              !cJSON_GetObjectItemCaseSensitive(schema, "$id"));
 
     /* the parameters are the dialect schema (MCP: the portable schema, its
      * descriptions aside) */
