@@ -264,19 +264,217 @@ static long find_field(checker_t *K, const cc_object_t *o, const char *name, siz
     return -1;
 }
 
+/* ---- rule paths (docs/contract-language.md §4.9) ------------------------ */
+
+/* One step of a rule path: a key, or "[]" (the items of an array). */
+typedef struct path_step {
+    char *key;                 /* decoded (owned); NULL: "[]" */
+} path_step_t;
+
+#define PATH_MAX_STEPS 4       /* more than any rule path takes */
+
+static void path_steps_free(path_step_t *st, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(st[i].key);
+}
+
+/* Reads the quoted key of a bracket segment at *pp (at the quote: ' or "),
+ * with RFC 9535's escapes (section 2.3.1.1): \b \f \n \r \t \/ \\ \'
+ * \" and \uXXXX (surrogate pairs joined).  *pp ends after the "]". */
+static char *read_bracket_key(const char **pp)
+{
+    const char *p = *pp;
+    char quote = *p++;
+    cc_buf_t b = CC_BUF_INIT;
+    for (;;) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch == '\0' || ch < 0x20) {
+            cc_buf_free(&b);
+            return NULL;
+        }
+        if (ch == (unsigned char)quote)
+            break;
+        if (ch != '\\') {
+            cc_buf_putc(&b, (char)ch);
+            p++;
+            continue;
+        }
+        p++;
+        char e = *p++;
+        const char *simple = e == 'b' ? "\b" : e == 'f' ? "\f" : e == 'n' ? "\n" : e == 'r' ? "\r"
+                           : e == 't' ? "\t" : e == '/' ? "/" : e == '\\' ? "\\"
+                           : e == '\'' ? "'" : e == '"' ? "\"" : NULL;
+        if (simple && (e != '\'' || quote == '\'') && (e != '"' || quote == '"')) {
+            cc_buf_puts(&b, simple);
+            continue;
+        }
+        if (e != 'u') {
+            cc_buf_free(&b);
+            return NULL;
+        }
+        unsigned long cp = 0;
+        for (int k = 0; k < 4; k++, p++) {
+            char h = *p;
+            int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                  : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+            if (v < 0) {
+                cc_buf_free(&b);
+                return NULL;
+            }
+            cp = cp * 16 + (unsigned long)v;
+        }
+        if (cp >= 0xD800 && cp <= 0xDBFF && p[0] == '\\' && p[1] == 'u') {
+            unsigned long lo = 0;
+            int k = 0;
+            for (; k < 4; k++) {
+                char h = p[2 + k];
+                int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                      : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+                if (v < 0)
+                    break;
+                lo = lo * 16 + (unsigned long)v;
+            }
+            if (k == 4 && lo >= 0xDC00 && lo <= 0xDFFF) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                p += 6;
+            }
+        }
+        if ((cp >= 0xD800 && cp <= 0xDFFF) || cp == 0) {
+            cc_buf_free(&b); /* a lone surrogate, or NUL: no key has it */
+            return NULL;
+        }
+        char u[4];
+        size_t n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        if (n == 1) {
+            u[0] = (char)cp;
+        } else if (n == 2) {
+            u[0] = (char)(0xC0 | (cp >> 6));
+            u[1] = (char)(0x80 | (cp & 0x3F));
+        } else if (n == 3) {
+            u[0] = (char)(0xE0 | (cp >> 12));
+            u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            u[2] = (char)(0x80 | (cp & 0x3F));
+        } else {
+            u[0] = (char)(0xF0 | (cp >> 18));
+            u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+            u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            u[3] = (char)(0x80 | (cp & 0x3F));
+        }
+        cc_buf_append(&b, u, n);
+    }
+    p++; /* the closing quote */
+    if (*p != ']') {
+        cc_buf_free(&b);
+        return NULL;
+    }
+    *pp = p + 1;
+    if (b.len == 0) {
+        cc_buf_free(&b);
+        return NULL; /* an empty key is no field */
+    }
+    return cc_buf_take(&b, NULL);
+}
+
+/* Splits a rule path into steps: an identifier first or after '.', a key
+ * in brackets ['k'] or ["k"] anywhere, "[]" for an array's items.  Returns
+ * the step count, or 0 for a path that is none of these (or too long). */
+static size_t path_split(const char *text, path_step_t *st)
+{
+    size_t n = 0;
+    const char *p = text;
+    if (!p || !*p)
+        return 0;
+    while (*p) {
+        if (n == PATH_MAX_STEPS) {
+            path_steps_free(st, n);
+            return 0;
+        }
+        if (p[0] == '[' && p[1] == ']') {
+            st[n++].key = NULL;
+            p += 2;
+            continue;
+        }
+        if (p[0] == '[' && (p[1] == '\'' || p[1] == '"')) {
+            const char *q = p + 1;
+            char *k = read_bracket_key(&q);
+            if (!k) {
+                path_steps_free(st, n);
+                return 0;
+            }
+            st[n++].key = k;
+            p = q;
+            continue;
+        }
+        if (n > 0) {
+            if (*p != '.') {
+                path_steps_free(st, n);
+                return 0;
+            }
+            p++;
+        }
+        size_t len = 0;
+        while (p[len] && p[len] != '.' && p[len] != '[')
+            len++;
+        if (!cc_is_identifier_n(p, len)) {
+            path_steps_free(st, n);
+            return 0;
+        }
+        st[n].key = cc_strndup(p, len);
+        if (!st[n].key) {
+            path_steps_free(st, n);
+            return 0;
+        }
+        n++;
+        p += len;
+    }
+    return n;
+}
+
+/* For a path that is not one: when it holds a byte no identifier path
+ * has, how to write such a key. */
+static const char *bracket_hint(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '.' || *p == '[' || *p == ']'))
+            return "; a key that is not an identifier is written in brackets, as in "
+                   "\"['line-items'][]['unit-price']\"";
+    return "";
+}
+
+/* The key a plain operand names (owned): the path's one key ("amount",
+ * "['first-name']"), or the whole text when it is a key of `o` as it is
+ * (a key that is no identifier may be written bare: "first-name").  NULL
+ * when the text is neither. */
+static char *plain_key(const cc_object_t *o, const char *text)
+{
+    for (size_t i = 0; i < o->field_count; i++)
+        if (strcmp(o->fields[i].name, text) == 0)
+            return cc_strdup(text);
+    path_step_t st[PATH_MAX_STEPS];
+    size_t n = path_split(text, st);
+    if (n == 1 && st[0].key)
+        return st[0].key;
+    path_steps_free(st, n);
+    return NULL;
+}
+
 /* A plain field name of the owner ("amount"). */
 static const cc_field_t *resolve_plain(checker_t *K, const cc_object_t *o, cc_path_t *p,
                                        const cc_rule_t *r)
 {
     if (!p->text)
         return NULL;
-    if (!cc_is_identifier(p->text)) {
+    char *key = plain_key(o, p->text);
+    if (!key) {
         cc_error(K->d, K->path, p->mark,
-                 "rule '%s': '%s' is not a field of this object; %s takes field names",
-                 r->id, p->text, kind_names[r->kind]);
+                 "rule '%s': '%s' is not a field of this object; %s takes field names%s",
+                 r->id, p->text, kind_names[r->kind], bracket_hint(p->text));
         return NULL;
     }
-    long i = find_field(K, o, p->text, strlen(p->text), p, r);
+    long i = find_field(K, o, key, strlen(key), p, r);
+    free(key);
     if (i < 0)
         return NULL;
     p->steps[0] = (uint16_t)i;
@@ -284,44 +482,44 @@ static const cc_field_t *resolve_plain(checker_t *K, const cc_object_t *o, cc_pa
     return &o->fields[i];
 }
 
-/* `of` of a sum: "name[]" (an array of integers or decimals) or
- * "name[].field" (a field of each item).  Returns the summed value. */
-static const cc_value_t *resolve_sum_of(checker_t *K, const cc_object_t *o, cc_path_t *p,
-                                        const cc_rule_t *r, const cc_field_t **summed_field)
+/* Reports a sum operand that is nullable or optional (a missing amount
+ * never counts as 0); true when it is. */
+static bool sum_operand_refused(checker_t *K, const cc_path_t *p, const cc_rule_t *r,
+                                const cc_field_t *f, const char *shown)
 {
-    *summed_field = NULL;
-    if (!p->text)
-        return NULL;
-    const char *br = strstr(p->text, "[]");
-    size_t n = br ? (size_t)(br - p->text) : 0;
-    const char *rest = br ? br + 2 : NULL;
-    bool ok = br && cc_is_identifier_n(p->text, n) &&
-              (*rest == '\0' || (*rest == '.' && cc_is_identifier(rest + 1)));
-    if (!ok) {
+    if (f->nullable) {
         cc_error(K->d, K->path, p->mark,
-                 "rule '%s': 'of' is \"name[]\" or \"name[].field\" (an array of this object), "
-                 "not '%s'", r->id, p->text);
-        return NULL;
+                 "rule '%s': the operands of a sum may not be nullable, and field '%s' is",
+                 r->id, shown);
+        return true;
     }
-    long ai = find_field(K, o, p->text, n, p, r);
-    if (ai < 0)
-        return NULL;
+    if (f->optional) {
+        cc_error(K->d, K->path, p->mark,
+                 "rule '%s': the operands of a sum may not be optional (a missing amount would "
+                 "count as nothing, not 0), and field '%s' is", r->id, shown);
+        return true;
+    }
+    return false;
+}
+
+/* The rest of resolve_sum_of, once the array field `ai` is found: its items
+ * (item_key NULL) or their field item_key. */
+static const cc_value_t *sum_of_steps(checker_t *K, const cc_object_t *o, cc_path_t *p,
+                                      const cc_rule_t *r, size_t ai, const char *item_key,
+                                      const cc_field_t **summed_field)
+{
     const cc_field_t *af = &o->fields[ai];
     if (af->value.type != CONTRACTC_TYPE_ARRAY || !af->value.items) {
         cc_error(K->d, K->path, p->mark, "rule '%s': sum over field '%s', which is not an array",
                  r->id, af->name);
         return NULL;
     }
-    if (af->nullable) {
-        cc_error(K->d, K->path, p->mark,
-                 "rule '%s': the operands of a sum may not be nullable, and field '%s' is",
-                 r->id, af->name);
+    if (sum_operand_refused(K, p, r, af, af->name))
         return NULL;
-    }
     p->steps[0] = (uint16_t)ai;
     p->step_count = 1;
     const cc_value_t *items = af->value.items;
-    if (*rest == '\0') {
+    if (!item_key) {
         if (!is_amount(items)) {
             cc_error(K->d, K->path, p->mark,
                      "rule '%s': a sum adds integers or decimals; the items of '%s' are of type %s",
@@ -338,7 +536,7 @@ static const cc_value_t *resolve_sum_of(checker_t *K, const cc_object_t *o, cc_p
         return NULL;
     }
     const cc_object_t *io = items->object;
-    long fi = find_field(K, io, rest + 1, strlen(rest + 1), p, r);
+    long fi = find_field(K, io, item_key, strlen(item_key), p, r);
     if (fi < 0)
         return NULL;
     const cc_field_t *sf = &io->fields[fi];
@@ -348,16 +546,43 @@ static const cc_value_t *resolve_sum_of(checker_t *K, const cc_object_t *o, cc_p
                  p->text, cc_type_name(sf->value.type));
         return NULL;
     }
-    if (sf->nullable) {
-        cc_error(K->d, K->path, p->mark,
-                 "rule '%s': the operands of a sum may not be nullable, and field '%s' is",
-                 r->id, p->text);
+    if (sum_operand_refused(K, p, r, sf, p->text))
         return NULL;
-    }
     p->steps[1] = (uint16_t)fi;
     p->step_count = 2;
     *summed_field = sf;
     return &sf->value;
+}
+
+/* `of` of a sum: "name[]" (an array of integers or decimals) or
+ * "name[].field" (a field of each item).  Returns the summed value. */
+static const cc_value_t *resolve_sum_of(checker_t *K, const cc_object_t *o, cc_path_t *p,
+                                        const cc_rule_t *r, const cc_field_t **summed_field)
+{
+    *summed_field = NULL;
+    if (!p->text)
+        return NULL;
+    path_step_t st[PATH_MAX_STEPS];
+    size_t steps = path_split(p->text, st);
+    bool ok = (steps == 2 || steps == 3) && st[0].key && !st[1].key && (steps == 2 || st[2].key);
+    if (!ok) {
+        path_steps_free(st, steps);
+        cc_error(K->d, K->path, p->mark,
+                 "rule '%s': 'of' is \"name[]\" or \"name[].field\" (an array of this object), "
+                 "not '%s'%s", r->id, p->text, bracket_hint(p->text));
+        return NULL;
+    }
+    long ai = find_field(K, o, st[0].key, strlen(st[0].key), p, r);
+    char *item_key = steps == 3 ? st[2].key : NULL;
+    free(st[0].key);
+    if (ai < 0) {
+        free(item_key);
+        return NULL;
+    }
+    /* item_key is freed on every path below */
+    const cc_value_t *v = sum_of_steps(K, o, p, r, (size_t)ai, item_key, summed_field);
+    free(item_key);
+    return v;
 }
 
 static void check_sum(checker_t *K, const cc_object_t *o, cc_rule_t *r)
@@ -370,10 +595,7 @@ static void check_sum(checker_t *K, const cc_object_t *o, cc_rule_t *r)
                  "rule '%s': 'equals' is an integer or decimal field; '%s' is of type %s", r->id,
                  eq->name, cc_type_name(eq->value.type));
         eq = NULL;
-    } else if (eq && eq->nullable) {
-        cc_error(K->d, K->path, r->equals.mark,
-                 "rule '%s': the operands of a sum may not be nullable, and field '%s' is",
-                 r->id, eq->name);
+    } else if (eq && sum_operand_refused(K, &r->equals, r, eq, eq->name)) {
         eq = NULL;
     }
     if (!of || !eq)
@@ -478,10 +700,10 @@ static void check_rule(checker_t *K, const cc_object_t *o, cc_rule_t *r)
             }
             if (first)
                 first[fi] = i + 1;
-            if (!f->nullable)
+            if (!f->nullable && !f->optional)
                 cc_error(K->d, K->path, r->fields[i].mark,
-                         "rule '%s': %s takes nullable fields, and field '%s' is not nullable",
-                         r->id, kind_names[r->kind], f->name);
+                         "rule '%s': %s takes nullable or optional fields, and field '%s' is "
+                         "neither", r->id, kind_names[r->kind], f->name);
         }
         free(first);
         break;

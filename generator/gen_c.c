@@ -102,6 +102,7 @@ static const char *type_enum_name(contractc_type_t type)
     case CONTRACTC_TYPE_DATETIME: return "CONTRACTC_TYPE_DATETIME";
     case CONTRACTC_TYPE_OBJECT: return "CONTRACTC_TYPE_OBJECT";
     case CONTRACTC_TYPE_ARRAY: return "CONTRACTC_TYPE_ARRAY";
+    default: break;
     }
     return "0";
 }
@@ -147,6 +148,8 @@ static void item_c_type(cc_buf_t *b, const cc_value_t *v)
     case CONTRACTC_TYPE_OBJECT: cc_buf_puts(b, v->object->c_type); break;
     case CONTRACTC_TYPE_ARRAY:
         cc_buf_puts(b, v->c_list_type ? v->c_list_type : "void");
+        break;
+    default: /* the types of v2 write their own C types */
         break;
     }
 }
@@ -256,6 +259,14 @@ static void member_comment(cc_buf_t *b, const cc_field_t *f)
         cc_buf_puts(b, ", grounded");
     if (f->nullable)
         cc_buf_puts(b, ", nullable");
+    if (f->optional)
+        cc_buf_puts(b, ", optional");
+    if (f->c_name || strcmp(f->c_stem ? f->c_stem : f->name, f->name) != 0) {
+        /* the JSON key, when the member is not named after it */
+        cc_buf_puts(b, ", key \"");
+        comment_text(b, f->name);
+        cc_buf_putc(b, '"');
+    }
     if (f->description) {
         cc_buf_puts(b, ": ");
         comment_text(b, f->description);
@@ -330,9 +341,17 @@ static void emit_object_type(emit_t *e, size_t index)
         const cc_field_t *f = &o->fields[i];
         const cc_value_t *v = &f->value;
         cc_buf_t decl = CC_BUF_INIT, comment = CC_BUF_INIT;
-        if (f->nullable) {
+        if (f->nullable || f->optional) {
             cc_buf_printf(&decl, "bool has_%s", f->c_member);
-            put_member(b, decl.data ? decl.data : "", "false: null, not stated");
+            put_member(b, decl.data ? decl.data : "",
+                       !f->optional ? "false: null, not stated"
+                       : f->nullable ? "false: absent or null, not stated"
+                                     : "false: the key was absent");
+            decl.len = 0;
+        }
+        if (f->nullable && f->optional) {
+            cc_buf_printf(&decl, "bool %s_null", f->c_member);
+            put_member(b, decl.data ? decl.data : "", "true: the reply said null");
             decl.len = 0;
         }
         if (v->type == CONTRACTC_TYPE_STRING) {
@@ -688,7 +707,9 @@ static void emit_object_tables(emit_t *e, size_t index)
     for (size_t i = 0; i < o->field_count; i++) {
         const cc_field_t *mf = &o->fields[i];
         const contractc_field_t *f = &to->fields[i];
-        cc_buf_printf(b, "    { /* field[%zu] = %s */\n        .name = ", i, mf->name);
+        cc_buf_printf(b, "    { /* field[%zu] = ", i);
+        comment_text(b, mf->name);
+        cc_buf_puts(b, " */\n        .name = ");
         c_literal(b, f->name);
         cc_buf_printf(b, ", .name_len = %" PRIu32 ", .path_segment = ", f->name_len);
         c_literal(b, f->path_segment);
@@ -705,6 +726,14 @@ static void emit_object_tables(emit_t *e, size_t index)
         else
             cc_buf_printf(b, "offsetof(%s, %s_%s)", ct, mf->c_member,
                           mf->value.type == CONTRACTC_TYPE_STRING ? "len" : "count");
+        if (e->t->contract.abi >= 2) { /* ABI 2's members (contractc.h) */
+            cc_buf_printf(b, ",\n        .optional = %s, .null_offset = ",
+                          f->optional ? "true" : "false");
+            if (f->null_offset == CONTRACTC_ABSENT)
+                cc_buf_puts(b, "CONTRACTC_ABSENT");
+            else
+                cc_buf_printf(b, "offsetof(%s, %s_null)", ct, mf->c_member);
+        }
         cc_buf_printf(b, "\n    }%s\n", i + 1 < o->field_count ? "," : "");
     }
     cc_buf_puts(b, "};\n");
@@ -910,7 +939,7 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
             snprintf(guard, glen, "%s_H", upname);
         char version[16], abi[16], max_bytes[32], max_depth[16], factor[16], base[16];
         snprintf(version, sizeof version, "%" PRIu32, m->version);
-        snprintf(abi, sizeof abi, "%d", CONTRACTC_ABI_VERSION);
+        snprintf(abi, sizeof abi, "%u", (unsigned)t->contract.abi);
         snprintf(max_bytes, sizeof max_bytes, "%" PRIu64, m->max_bytes);
         snprintf(max_depth, sizeof max_depth, "%" PRIu32, m->max_depth);
         snprintf(factor, sizeof factor, "%" PRIu32, t->contract.arena_factor);

@@ -95,6 +95,11 @@ static const char *const provider_dates[] = {"2026-10-08", "2026-02-26", "2026-0
 #define OPENAI_BIG_ENUM_CHARS 15000u
 /* Anthropic's union limit (dialects.md section 3, documented 2026-02-19). */
 #define ANTHROPIC_MAX_UNIONS 16u
+/* Anthropic's optional-parameter limit (dialects.md section 3, the same
+ * table), and the property keys its API takes (reported 2025-04 to 2026-01
+ * for tool schemas: ^[a-zA-Z0-9_.-]{1,64}$). */
+#define ANTHROPIC_MAX_OPTIONAL 24u
+#define ANTHROPIC_MAX_KEY_BYTES 64u
 
 bool cc_dialect_known(const char *dialect)
 {
@@ -124,29 +129,32 @@ typedef struct dctx {
     cc_mark_t depth_over;
     cc_mark_t big_enum;         /* an enum over the big-enum rule */
     size_t big_enum_chars;
+    /* v2 keys and optional (docs/dialects.md, "Keys and optional") */
+    size_t optionals;           /* optional fields, nested ones included */
+    cc_mark_t first_optional, optional_over;
+    const char *first_optional_path; /* the first optional field's key */
+    const cc_field_t *odd_key;  /* the first key Anthropic does not take */
 } dctx_t;
+
+/* A property key Anthropic's API takes: [a-zA-Z0-9_.-]{1,64}. */
+static bool anthropic_key(const char *k)
+{
+    size_t n = 0;
+    for (; k[n]; n++) {
+        unsigned char ch = (unsigned char)k[n];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '_' || ch == '.' || ch == '-'))
+            return false;
+    }
+    return n >= 1 && n <= ANTHROPIC_MAX_KEY_BYTES;
+}
 
 /* ---- small helpers ------------------------------------------------------- */
 
-/* RFC 9535 path segment: ".name" for [A-Za-z_][A-Za-z0-9_]*, else
- * ['name'] with ' and \ escaped and control characters as \uXXXX. */
+/* RFC 9535 path segment of a key (text.h: cc_buf_key_segment). */
 static void put_segment(cc_buf_t *b, const char *name)
 {
-    if (cc_is_identifier(name)) {
-        cc_buf_printf(b, ".%s", name);
-        return;
-    }
-    cc_buf_puts(b, "['");
-    for (const char *p = name; *p; p++) {
-        unsigned char ch = (unsigned char)*p;
-        if (ch == '\'' || ch == '\\')
-            cc_buf_printf(b, "\\%c", ch);
-        else if (ch < 0x20)
-            cc_buf_printf(b, "\\u%04x", ch);
-        else
-            cc_buf_putc(b, (char)ch);
-    }
-    cc_buf_puts(b, "']");
+    cc_buf_key_segment(b, name, false);
 }
 
 static void add_note(dctx_t *c, const char *path, const char *fmt, ...)
@@ -647,6 +655,16 @@ static void walk_object(dctx_t *c, cJSON *node, const cc_object_t *obj, const ch
             if (c->unions == ANTHROPIC_MAX_UNIONS + 1)
                 c->union_over = f->mark;
         }
+        if (f->optional) {
+            if (c->optionals++ == 0) {
+                c->first_optional = f->optional_mark;
+                c->first_optional_path = f->name;
+            }
+            if (c->optionals == ANTHROPIC_MAX_OPTIONAL + 1)
+                c->optional_over = f->optional_mark;
+        }
+        if (!c->odd_key && !anthropic_key(f->name))
+            c->odd_key = f;
         cJSON *vnode = prop;
         if (wrapped) {
             cJSON *any = get(prop, "anyOf");
@@ -724,9 +742,34 @@ static bool over_limits(const dctx_t *c, cc_diags_t *diags)
                  c->unions, ANTHROPIC_MAX_UNIONS, k_fallback);
         over = true;
     }
+    if (c->d == D_ANTHROPIC && c->optionals > ANTHROPIC_MAX_OPTIONAL) {
+        cc_error(diags, k->path, c->optional_over,
+                 "the anthropic dialect is refused: the contract has %zu optional fields, each an "
+                 "optional parameter (not in 'required'), over Anthropic's limit of %u per request "
+                 "(Claude docs 'Structured outputs', documented since 2026-02-19); %s",
+                 c->optionals, ANTHROPIC_MAX_OPTIONAL, k_fallback);
+        over = true;
+    }
+    if (c->d == D_ANTHROPIC && c->odd_key) {
+        cc_error(diags, k->path, c->odd_key->mark,
+                 "the anthropic dialect is refused: the key '%s' is not of the form Anthropic's "
+                 "API takes for a property, ^[a-zA-Z0-9_.-]{1,64}$ (400 \"Property keys should "
+                 "match pattern\", reported since 2025-04); %s",
+                 c->odd_key->name, k_fallback);
+        over = true;
+    }
     if (c->d != D_OPENAI)
         return over;
     cc_mark_t whole = k->name_mark;
+    if (c->optionals > 0) {
+        cc_error(diags, k->path, c->first_optional,
+                 "the openai-strict dialect is refused: field '%s' is optional, and OpenAI "
+                 "Structured Outputs requires every key in 'required' (Structured Outputs guide, "
+                 "checked 2026-10); write 'nullable: true' instead of 'optional: true' (the "
+                 "model then writes null for a value it does not state), or %s",
+                 c->first_optional_path, k_fallback);
+        over = true;
+    }
     if (c->properties > OPENAI_MAX_PROPERTIES) {
         cc_error(diags, k->path, whole,
                  "the openai-strict dialect is refused: the schema has %zu object properties "

@@ -798,22 +798,8 @@ static void emit_object(gb_t *g, size_t head, const cc_object_t *o, const char *
 /* The JSON path of a key under `path` ("$.a", "$['first-name']"). */
 static void path_key(cc_buf_t *b, const char *path, const char *key)
 {
-    bool ident = (key[0] >= 'a' && key[0] <= 'z') || (key[0] >= 'A' && key[0] <= 'Z') || key[0] == '_';
-    for (const char *p = key; *p && ident; p++)
-        ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-                *p == '_';
     cc_buf_puts(b, path);
-    if (ident) {
-        cc_buf_printf(b, ".%s", key);
-    } else {
-        cc_buf_puts(b, "['");
-        for (const char *p = key; *p; p++) {
-            if (*p == '\'' || *p == '\\')
-                cc_buf_putc(b, '\\');
-            cc_buf_putc(b, *p);
-        }
-        cc_buf_puts(b, "']");
-    }
+    cc_buf_key_segment(b, key, false);
 }
 
 static void note_limit(gb_t *g, const char *path, const char *what, uint32_t n)
@@ -1059,6 +1045,122 @@ static bool group_holds(const cc_object_t *o, const cc_rule_t *r, const size_t *
     }
 }
 
+/* One member, `"key" ws ":" ws VALUE`, into b: VALUE is the field's rule,
+ * "null", or either, as state says (-1 free, 0 null, 1 set). */
+static void put_member(gb_t *g, cc_buf_t *b, const cc_field_t *f, size_t rule, int state)
+{
+    cc_buf_t key = CC_BUF_INIT;
+    cc_buf_json_string(&key, f->name, strlen(f->name));
+    if (key.failed)
+        g->oom = true;
+    else
+        lit(b, key.data, key.len);
+    cc_buf_free(&key);
+    cc_buf_puts(b, " ws \":\" ws ");
+    if (state == 1)
+        cc_buf_puts(b, rule_name(g, rule));
+    else if (state == 0)
+        cc_buf_puts(b, "\"null\"");
+    else
+        cc_buf_printf(b, "(%s | \"null\")", rule_name(g, rule));
+}
+
+/* The object `{...}` of one alternative (set: the group fields set, bit k
+ * for group[k]) when some keys are optional (v2, docs/grammar.md): the
+ * members in contract order, each optional one left out or written.  A
+ * key in state "not set" is null or (optional) absent; one that is not
+ * nullable is then only absent.  With a required member r: every optional
+ * member before r as (m ws "," ws)?, after r as (ws "," ws m)?.  With
+ * none: nothing, or the first member written then the rest as above, each
+ * rest a rule of its own (HEAD-after-N) so the grammar stays linear. */
+static void emit_optional_members(gb_t *g, size_t head, const cc_object_t *o, const size_t *fr,
+                                  const size_t *group, size_t gn, uint32_t set, cc_buf_t *b)
+{
+    size_t n = o->field_count;
+    char **m = calloc(n ? n : 1, sizeof *m); /* the member text; NULL: left out */
+    bool *req = calloc(n ? n : 1, sizeof *req);
+    if (!m || !req) {
+        free(m);
+        free(req);
+        g->oom = true;
+        return;
+    }
+    size_t first_req = SIZE_MAX, first = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const cc_field_t *f = &o->fields[i];
+        int gstate = -1; /* the group's: -1 none, 0 not set, 1 set */
+        for (size_t k = 0; k < gn; k++)
+            if (group[k] == i)
+                gstate = (int)(set >> k & 1u);
+        if (f->optional && !f->nullable && gstate == 0)
+            continue; /* not set, and never null: absent */
+        req[i] = !f->optional || gstate == 1;
+        int state = f->nullable ? gstate : 1; /* the value: -1 either, 0 null, 1 set */
+        cc_buf_t mb = CC_BUF_INIT;
+        put_member(g, &mb, f, fr[i], state);
+        m[i] = cc_buf_take(&mb, NULL);
+        if (!m[i])
+            g->oom = true;
+        if (req[i] && first_req == SIZE_MAX)
+            first_req = i;
+        if (first == SIZE_MAX)
+            first = i;
+    }
+    cc_buf_puts(b, "\"{\" ws ");
+    if (first_req != SIZE_MAX) {
+        for (size_t i = 0; i < n; i++) {
+            if (!m[i])
+                continue;
+            if (i < first_req)
+                cc_buf_printf(b, "(%s ws \",\" ws) ", m[i]);
+            else if (i == first_req)
+                cc_buf_puts(b, m[i]);
+            else if (req[i])
+                cc_buf_printf(b, " ws \",\" ws %s", m[i]);
+            else
+                cc_buf_printf(b, " (ws \",\" ws %s)?", m[i]);
+        }
+    } else {
+        /* after[i]: the rule of the members after member i (SIZE_MAX: none) */
+        size_t *after = calloc(n ? n : 1, sizeof *after);
+        if (!after)
+            g->oom = true;
+        size_t next = SIZE_MAX; /* the rule of the members from i on */
+        for (size_t i = n; after && i-- > 0;) {
+            after[i] = next;
+            if (!m[i] || i == first)
+                continue; /* the first member is never after another */
+            cc_buf_t rb = CC_BUF_INIT, nb = CC_BUF_INIT;
+            cc_buf_printf(&rb, "(ws \",\" ws %s)?", m[i]);
+            if (next != SIZE_MAX)
+                cc_buf_printf(&rb, " %s", rule_name(g, next));
+            cc_buf_printf(&nb, "%s-after", rule_name(g, head));
+            size_t r = nb.failed ? SIZE_MAX : new_rule(g, nb.data);
+            cc_buf_free(&nb);
+            set_body(g, r, &rb);
+            next = r;
+        }
+        bool any = false;
+        for (size_t i = 0; after && i < n; i++) {
+            if (!m[i])
+                continue;
+            cc_buf_puts(b, any ? " | " : "(");
+            any = true;
+            cc_buf_puts(b, m[i]);
+            if (after[i] != SIZE_MAX)
+                cc_buf_printf(b, " %s", rule_name(g, after[i]));
+        }
+        if (any)
+            cc_buf_puts(b, ")?");
+        free(after);
+    }
+    cc_buf_puts(b, " ws \"}\"");
+    for (size_t i = 0; i < n; i++)
+        free(m[i]);
+    free(m);
+    free(req);
+}
+
 static void emit_object(gb_t *g, size_t head, const cc_object_t *o, const char *base,
                         const char *path)
 {
@@ -1119,8 +1221,9 @@ static void emit_object(gb_t *g, size_t head, const cc_object_t *o, const char *
     if (gn && groups_carried) {
         for (uint32_t set = 0; set < (1u << gn) && groups_carried; set++) {
             bool ok = true;
-            for (size_t k = 0; k < gn && ok; k++)
-                ok = o->fields[group[k]].nullable || (set >> k & 1u);
+            for (size_t k = 0; k < gn && ok; k++) /* unset: null, or absent (optional) */
+                ok = o->fields[group[k]].nullable || o->fields[group[k]].optional ||
+                     (set >> k & 1u);
             for (size_t r = 0; r < o->rule_count && ok; r++)
                 ok = group_holds(o, &o->rules[r], group, gn, set);
             if (!ok)
@@ -1154,10 +1257,18 @@ static void emit_object(gb_t *g, size_t head, const cc_object_t *o, const char *
         note(g, path, &w);
     }
 
+    bool any_optional = false;
+    for (size_t i = 0; i < o->field_count; i++)
+        any_optional |= o->fields[i].optional;
     cc_buf_t b = CC_BUF_INIT;
     if (alt_count > 1)
         cc_buf_puts(&b, "(\n    ");
-    for (size_t a = 0; a < alt_count; a++) {
+    for (size_t a = 0; a < alt_count && any_optional; a++) {
+        if (a)
+            cc_buf_puts(&b, "\n  | ");
+        emit_optional_members(g, head, o, fr, group, gn, alts[a], &b);
+    }
+    for (size_t a = 0; a < alt_count && !any_optional; a++) {
         if (a)
             cc_buf_puts(&b, "\n  | ");
         cc_buf_puts(&b, "\"{\" ws ");

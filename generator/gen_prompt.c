@@ -13,10 +13,11 @@
  *   <one line per rule: the top-level rules, then nested ones>
  *   Never estimate. A program checks this reply and rejects anything else.
  *
- * A field's line is `PATH: <description>; <phrase>[, or null]`.  Either
- * part may be absent (then there is no "; ").  PATH is the field's name,
- * `parent.child` inside an object and `list[].child` inside an array's
- * items.  `format_text` replaces the generated phrase.  Descriptions,
+ * A field's line is `PATH: <description>; <phrase>[, or null][ (may be left
+ * out)]`, the last for an optional field.  Either part may be absent (then
+ * there is no "; ").  PATH is the field's name, `parent.child` inside an
+ * object and `list[].child` inside an array's items; a key that is not an
+ * identifier is written as a JSON string (`"first-name"`, `list[]."unit-price"`).  `format_text` replaces the generated phrase.  Descriptions,
  * format texts and rule prompts are written on one line: leading and
  * trailing white space is dropped and every run of CR, LF and TAB inside
  * becomes one space, so a folded YAML scalar cannot break the key list.
@@ -198,7 +199,11 @@ static void emit_field_line(prompt_ctx_t *c, const char *prefix, const cc_field_
     size_t line_start = b->len;
 
     cc_buf_puts(b, prefix);
-    cc_buf_puts(b, f->name);
+    if (cc_is_identifier(f->name))
+        cc_buf_puts(b, f->name);
+    else /* v2: a key that is no identifier, as JSON writes it */
+        cc_buf_json_string(b, f->name, strlen(f->name));
+    size_t path_len = b->len - line_start;
     cc_buf_puts(b, ": ");
     size_t body = b->len;
     if (described)
@@ -227,12 +232,14 @@ static void emit_field_line(prompt_ctx_t *c, const char *prefix, const cc_field_
     cc_buf_free(&phrase);
     if (f->nullable)
         cc_buf_puts(b, ", or null");
+    if (f->optional)
+        cc_buf_puts(b, b->len > body ? " (may be left out)" : "(may be left out)");
     cc_buf_putc(b, '\n');
 
     if (b->failed)
         return;
     /* The path of this field, for its nested lines. */
-    char *path = cc_strndup(b->data + line_start, strlen(prefix) + strlen(f->name));
+    char *path = cc_strndup(b->data + line_start, path_len);
     if (!path) {
         b->failed = true;
         return;

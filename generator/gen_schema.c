@@ -15,7 +15,7 @@
  *
  * Every object (the root, inline and named types, which are inlined, never
  * $ref): "type": "object", "properties" in contract order, "required" =
- * every key in contract order, "additionalProperties": false.
+ * every key in contract order but the optional ones (v2), "additionalProperties": false.
  *
  * A property's schema, keys in this order:
  *   "description"  the field's description, then its format_text, then
@@ -306,7 +306,8 @@ static void object_keywords(schema_ctx_t *c, cJSON *o, const cc_object_t *obj)
         const cc_field_t *f = &obj->fields[i];
         if (props)
             put(c, props, f->name, field_schema(c, f));
-        append(c, required, cJSON_CreateString(f->name));
+        if (!f->optional) /* an optional key may be absent (v2) */
+            append(c, required, cJSON_CreateString(f->name));
     }
     put(c, o, "properties", props);
     put(c, o, "required", required);

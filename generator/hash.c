@@ -12,7 +12,9 @@
  *    "source":true|false,
  *    "fields":[FIELD...],"rules":[RULE...]}
  *
- *   FIELD = {"name":KEY,"nullable":B, VALUE...}     (VALUE's keys inline)
+ *   FIELD = {"name":KEY,"nullable":B[,"optional":true], VALUE...}
+ *           (VALUE's keys inline; "optional" only when set, so that a
+ *           contract without it hashes as in v1)
  *   VALUE by type, every key always present (null: no bound):
  *     string   "type","min_length" (0 default),"max_length"|null,
  *              "pattern" (as written)|null,"grounded"
@@ -41,6 +43,8 @@
  *   scale say the same, and message texts are not verdicts.
  * - Paths are the rule operands as written ("line_items[].amount_cents").
  * - Rule ids are in: they name the rule in problems and logs.
+ * - C names (`c_name:` of a field or an enum value) are left out: they
+ *   change the C interface, not a verdict, like a named type's name.
  * - The schema dialect is recorded beside the hash, not in it.
  *
  * The hash is SHA-256 (OpenSSL libcrypto, EVP) over
@@ -269,6 +273,10 @@ static void model_object(cc_buf_t *b, const cc_object_t *obj)
         cc_buf_json_string(b, f->name, strlen(f->name));
         key(b, "nullable");
         put_bool(b, f->nullable);
+        if (f->optional) { /* v2: only when used, so v1 hashes stay */
+            key(b, "optional");
+            put_bool(b, true);
+        }
         model_value(b, &f->value);
         cc_buf_putc(b, '}');
     }

@@ -22,6 +22,7 @@ const char *cc_type_name(contractc_type_t type)
     case CONTRACTC_TYPE_DATETIME: return "datetime";
     case CONTRACTC_TYPE_OBJECT: return "object";
     case CONTRACTC_TYPE_ARRAY: return "array";
+    default: break; /* the types of v2 name themselves where they are built */
     }
     return "?";
 }
@@ -38,6 +39,11 @@ void cc_enum_free(cc_enum_t *e)
     free(e->values);
     free(e->value_marks);
     free(e->c_constants);
+    if (e->c_names)
+        for (size_t i = 0; i < e->count; i++)
+            free(e->c_names[i]);
+    free(e->c_names);
+    free(e->c_name_marks);
     free(e->type_name);
     free(e->c_type);
     free(e->c_prefix);
@@ -73,6 +79,8 @@ static void object_clear(cc_object_t *o)
         free(f->format_text);
         free(f->example);
         free(f->c_member);
+        free(f->c_name);
+        free(f->c_stem);
         cc_value_clear(&f->value);
     }
     free(o->fields);
@@ -152,4 +160,34 @@ const cc_field_t *cc_path_field(const cc_object_t *owner, const cc_path_t *path)
         o = v->type == CONTRACTC_TYPE_OBJECT ? v->object : NULL;
     }
     return f;
+}
+
+/* Whether an object, or a value inside it, uses what ABI 2 added. */
+static bool object_needs_abi2(const cc_object_t *o);
+
+static bool value_needs_abi2(const cc_value_t *v)
+{
+    for (; v; v = v->items) {
+        if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !v->object->named)
+            return object_needs_abi2(v->object);
+        if (v->type != CONTRACTC_TYPE_ARRAY)
+            return false;
+    }
+    return false;
+}
+
+static bool object_needs_abi2(const cc_object_t *o)
+{
+    for (size_t i = 0; o && i < o->field_count; i++)
+        if (o->fields[i].optional || value_needs_abi2(&o->fields[i].value))
+            return true;
+    return false;
+}
+
+uint32_t cc_contract_abi(const cc_contract_t *c)
+{
+    bool v2 = object_needs_abi2(&c->root);
+    for (size_t i = 0; !v2 && i < c->type_count; i++)
+        v2 = object_needs_abi2(c->types[i].object);
+    return v2 ? 2u : 1u;
 }

@@ -100,6 +100,16 @@ typedef struct cc_field {
 
     /* naming.c */
     char *c_member;            /* the C member: name, or name_ for a keyword */
+
+    /* v2 keys and optional (docs/contract-language.md §4.9, §4.10) */
+    bool optional;             /* `optional: true`: the key may be absent */
+    cc_mark_t optional_mark;   /* of the `optional:` key */
+    char *c_name;              /* `c_name:` as written; NULL: derived from the key */
+    cc_mark_t c_name_mark;
+    char *c_stem;              /* naming.c: c_name, or the key with every byte outside
+                                  [A-Za-z0-9_] as '_' (and "f_" before a first byte
+                                  that is not a letter); the member before a keyword's
+                                  '_', and the stem of the names derived from the field */
 } cc_field_t;
 
 struct cc_enum {
@@ -115,6 +125,10 @@ struct cc_enum {
     char **c_constants;        /* [count]: "REFUND_REQUEST_CURRENCY_EUR" */
     char *c_name_function;     /* "refund_request_currency_name" */
     char *c_from_name_function; /* "refund_request_currency_from_name" */
+
+    /* v2: a value written as {value: V, c_name: IDENT} names its constant */
+    char **c_names;            /* [count] or NULL: `c_name:` of each value, NULL: derived */
+    cc_mark_t *c_name_marks;   /* [count] when c_names is set */
 };
 
 typedef enum cc_rule_kind {
@@ -126,7 +140,9 @@ typedef enum cc_rule_kind {
     CC_RULE_CHECK = CONTRACTC_RULE_CHECK
 } cc_rule_kind_t;
 
-/* A field path in a rule as written ("amount", "line_items[].amount_cents"). */
+/* A field path in a rule as written ("amount", "line_items[].amount_cents",
+ * "items[]['unit-price']": RFC 9535 brackets around a key that is not an
+ * identifier). */
 typedef struct cc_path {
     char *text;
     cc_mark_t mark;
@@ -232,6 +248,11 @@ void cc_enum_free(cc_enum_t *enumeration);
 /* The contract-language name of a type ("string", "decimal", ...); "?" for
  * a value out of range. */
 const char *cc_type_name(contractc_type_t type);
+
+/* The descriptor ABI (contractc.h) the contract's tables are written for:
+ * 1 unless it uses what ABI 2 added (an optional field), so that the
+ * generated files of a v1 contract stay as they were. */
+uint32_t cc_contract_abi(const cc_contract_t *contract);
 
 /* The value a field path of a rule leads to, after check.c resolved it. */
 const cc_field_t *cc_path_field(const cc_object_t *owner, const cc_path_t *path);

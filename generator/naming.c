@@ -17,9 +17,17 @@
  *   enum functions      the type name without _t + "_name" and +
  *                       "_from_name" (checked with the type names: C
  *                       puts functions and typedef names in one namespace)
- *   C members           the field name, or name_ for a C/C++ keyword (a
- *                       note); a nullable field adds has_X, a string X_len,
- *                       an array X_count; the record adds arena_
+ *   C members           the field's stem, or stem_ for a C/C++ keyword (a
+ *                       note); a nullable or optional field adds has_X, a
+ *                       field both nullable and optional X_null, a string
+ *                       X_len, an array X_count; the record adds arena_.
+ *                       The stem (docs/contract-language.md §4.9) is
+ *                       `c_name:` when written, else the key when it is an
+ *                       identifier (every v1 key), else the key with every
+ *                       byte outside [A-Za-z0-9_] as '_' and "f_" in front
+ *                       unless it then starts with a letter; inline types
+ *                       and enums take the stem too
+ *   c_name of a value   {value: V, c_name: X}: the constant PREFIX_X
  *
  * A generated name that is a name of the standard headers, or otherwise
  * reserved (reserved.h), is an error at its place with the C spelling and
@@ -53,6 +61,7 @@ typedef struct name_entry {
     cc_mark_t mark;
     bool fixed;          /* no location of its own (arena_, PREFIX_NONE) */
     size_t seq;
+    char *fix;           /* how c_name: renames it, for the error (owned); NULL: none */
 } name_entry_t;
 
 typedef struct name_list {
@@ -121,7 +130,20 @@ static void list_add(name_list_t *l, char *name, char *what, const char *value, 
     e->mark = mark;
     e->fixed = fixed;
     e->seq = l->count;
+    e->fix = NULL;
     l->count++;
+}
+
+/* Sets the c_name: advice of the entry list_add added last (takes fix). */
+static void list_fix_last(name_list_t *l, char *fix)
+{
+    if (l->oom || l->count == 0 || !fix) {
+        free(fix);
+        l->oom |= fix == NULL;
+        return;
+    }
+    free(l->items[l->count - 1].fix);
+    l->items[l->count - 1].fix = fix;
 }
 
 static void list_free(name_list_t *l)
@@ -129,6 +151,7 @@ static void list_free(name_list_t *l)
     for (size_t i = 0; i < l->count; i++) {
         free(l->items[i].name);
         free(l->items[i].what);
+        free(l->items[i].fix);
     }
     free(l->items);
     memset(l, 0, sizeof *l);
@@ -176,13 +199,14 @@ static void report_collisions(namer_t *N, name_list_t *l)
             continue;
         }
         const name_entry_t *e = &l->items[i], *f = &l->items[first];
+        const char *fix = e->fix ? e->fix : f->fix;
         if (f->fixed) {
-            cc_error(N->d, N->path, e->mark, "the C name '%s' of %s collides with %s", e->name,
-                     e->what, f->what);
+            cc_error(N->d, N->path, e->mark, "the C name '%s' of %s collides with %s%s%s", e->name,
+                     e->what, f->what, fix ? "; " : "", fix ? fix : "");
             continue;
         }
-        cc_error(N->d, N->path, e->mark, "the C name '%s' of %s collides with that of %s",
-                 e->name, e->what, f->what);
+        cc_error(N->d, N->path, e->mark, "the C name '%s' of %s collides with that of %s%s%s",
+                 e->name, e->what, f->what, fix ? "; " : "", fix ? fix : "");
         if (e->value && f->value && differ_in_case_only(e->value, f->value))
             cc_diag_related(N->d, N->path, f->mark,
                             "%s is here; the values differ only in case, and C constants "
@@ -334,6 +358,8 @@ static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *wh
     if (!refuse_reserved(N, base, CC_C_TAG, what, at, fix)) /* once for the two */
         refuse_reserved(N, e->c_type, CC_C_ORDINARY, what, at, fix);
     list_add(&N->types, cc_strdup(e->c_type), cc_strdup(what), NULL, at, false);
+    if (!e->named) /* an inline enum is named after its field */
+        list_fix_last(&N->types, fmt("write c_name: on %s to choose another C name", what));
     /* Functions share the ordinary identifiers with the typedef names. */
     list_add(&N->types, cc_strdup(e->c_name_function), fmt("the name function of %s", what),
              NULL, at, false);
@@ -352,7 +378,8 @@ static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *wh
         return;
     }
     for (size_t i = 0; i < e->count; i++) {
-        char *m = mangle(e->values[i]);
+        const char *chosen = e->c_names ? e->c_names[i] : NULL;
+        char *m = chosen ? cc_strdup(chosen) : mangle(e->values[i]);
         if (!m) {
             N->oom = true;
             return;
@@ -363,20 +390,27 @@ static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *wh
             N->oom = true;
             return;
         }
+        cc_mark_t vat = chosen ? e->c_name_marks[i] : e->value_marks[i];
         if (*m == '\0') {
             cc_error(N->d, N->path, e->value_marks[i],
-                     "the empty enum value of %s has no C constant (it would be '%s')", what,
+                     "the empty enum value of %s has no C constant (it would be '%s'); write it "
+                     "as {value: \"\", c_name: EMPTY} to name its constant", what,
                      e->c_constants[i]);
         } else if (strcmp(m, "NONE") == 0) {
-            cc_error(N->d, N->path, e->value_marks[i],
+            cc_error(N->d, N->path, vat,
                      "enum value '%s' of %s gives the C constant '%s', which is reserved for "
-                     "null", e->values[i], what, e->c_constants[i]);
+                     "null%s", e->values[i], what, e->c_constants[i],
+                     chosen ? "; choose another c_name" : "");
         } else {
             char *vw = fmt("enum value '%s' of %s", e->values[i], what);
             if (vw)
-                refuse_reserved(N, e->c_constants[i], CC_C_ORDINARY, vw, e->value_marks[i], fix);
-            list_add(&N->constants, cc_strdup(e->c_constants[i]), vw, e->values[i],
-                     e->value_marks[i], false);
+                refuse_reserved(N, e->c_constants[i], CC_C_ORDINARY, vw, vat,
+                                chosen ? "choose another c_name" : fix);
+            list_add(&N->constants, cc_strdup(e->c_constants[i]), vw, e->values[i], vat, false);
+            list_fix_last(&N->constants,
+                          chosen ? fmt("choose another c_name for '%s'", e->values[i])
+                                 : fmt("write the value as {value: '%s', c_name: NAME} to name "
+                                       "its constant", e->values[i]));
         }
         free(m);
     }
@@ -433,14 +467,62 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
     free(what);
 }
 
-/* Adds a struct member of a field (owning name and what), refusing a
- * reserved one: once per field (*refused), not again for its has_X. */
-static void add_member(namer_t *N, name_list_t *members, char *name, char *what, cc_mark_t at,
-                       bool *refused)
+/* Adds a struct member of field f (owning name and what), refusing a
+ * reserved one: once per field (*refused), not again for its has_X.  `fw`
+ * names the field for the c_name: advice of a collision. */
+static void add_member(namer_t *N, name_list_t *members, const cc_field_t *f, const char *fw,
+                       char *name, char *what, bool *refused)
 {
+    const char *rename = f->c_name ? "choose another c_name"
+                                   : "rename the field, or choose its C name with c_name:";
     if (name && what && !*refused)
-        *refused = refuse_reserved(N, name, CC_C_MEMBER, what, at, "rename the field");
-    list_add(members, name, what, NULL, at, false);
+        *refused = refuse_reserved(N, name, CC_C_MEMBER, what, f->c_name ? f->c_name_mark : f->mark,
+                                   rename);
+    list_add(members, name, what, NULL, f->c_name ? f->c_name_mark : f->mark, false);
+    list_fix_last(members, f->c_name ? fmt("choose another c_name for %s", fw)
+                                     : fmt("write c_name: on %s to choose another C name", fw));
+}
+
+/* The stem of a field's C names (docs/contract-language.md §4.9): its
+ * c_name, an identifier key as it is, else the key with every byte outside
+ * [A-Za-z0-9_] as '_', with "f_" in front unless that starts with a
+ * letter ("$schema" -> "f__schema", "2fa" -> "f_2fa"). */
+static char *field_stem(const cc_field_t *f)
+{
+    if (f->c_name)
+        return cc_strdup(f->c_name);
+    if (cc_is_identifier(f->name))
+        return cc_strdup(f->name);
+    size_t n = strlen(f->name);
+    char *s = malloc(n + 3);
+    if (!s)
+        return NULL;
+    size_t k = 0;
+    unsigned char first = (unsigned char)f->name[0];
+    if (!((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z'))) {
+        s[k++] = 'f';
+        s[k++] = '_';
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)f->name[i];
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '_';
+        s[k++] = keep ? (char)ch : '_';
+    }
+    s[k] = '\0';
+    return s;
+}
+
+/* A field's path below path_prefix, as messages write it ("a.b",
+ * "a['first-name']", "['$schema']"). */
+static char *field_path(const char *path_prefix, const char *key)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    bool first = !(path_prefix && *path_prefix);
+    if (!first)
+        cc_buf_puts(&b, path_prefix);
+    cc_buf_key_segment(&b, key, first);
+    return cc_buf_take(&b, NULL);
 }
 
 static void name_object(namer_t *N, cc_object_t *o, const char *base, const char *type_name,
@@ -463,39 +545,51 @@ static void name_object(namer_t *N, cc_object_t *o, const char *base, const char
             refuse_reserved(N, o->c_type, CC_C_ORDINARY, what, at, fix);
     }
     list_add(&N->types, cc_strdup(o->c_type), what, NULL, at, false);
+    if (!is_record && !o->named && what) /* an inline object is named after its field */
+        list_fix_last(&N->types, fmt("write c_name: on %s to choose another C name", what));
     if (is_record)
         list_add(&members, cc_strdup("arena_"), cc_strdup("the record's arena member 'arena_'"),
                  NULL, at, true);
 
     for (size_t i = 0; i < o->field_count && !N->oom; i++) {
         cc_field_t *f = &o->fields[i];
-        char *path = path_prefix && *path_prefix ? fmt("%s.%s", path_prefix, f->name)
-                                                 : cc_strdup(f->name);
+        char *path = field_path(path_prefix, f->name);
         char *fw = path ? field_what(path, type_name) : NULL;
-        bool keyword = cc_is_c_keyword(f->name);
-        f->c_member = keyword ? fmt("%s_", f->name) : cc_strdup(f->name);
+        f->c_stem = field_stem(f);
+        bool keyword = f->c_stem && cc_is_c_keyword(f->c_stem);
+        f->c_member = !f->c_stem ? NULL : keyword ? fmt("%s_", f->c_stem) : cc_strdup(f->c_stem);
         if (!path || !fw || !f->c_member) {
             free(path);
             free(fw);
             N->oom = true;
             break;
         }
-        if (keyword)
+        if (keyword && strcmp(f->c_stem, f->name) == 0)
             cc_note(N->d, N->path, f->mark, "field '%s' is a C keyword; its C member is '%s'",
                     f->name, f->c_member);
+        else if (keyword)
+            cc_note(N->d, N->path, f->mark,
+                    "the C name '%s' derived from %s is a C keyword; its C member is '%s'",
+                    f->c_stem, fw, f->c_member);
         bool refused = false;
-        add_member(N, &members, cc_strdup(f->c_member), cc_strdup(fw), f->mark, &refused);
-        if (f->nullable)
-            add_member(N, &members, fmt("has_%s", f->c_member), fmt("the null flag of %s", fw),
-                       f->mark, &refused);
+        add_member(N, &members, f, fw, cc_strdup(f->c_member), cc_strdup(fw), &refused);
+        if (f->nullable && !f->optional)
+            add_member(N, &members, f, fw, fmt("has_%s", f->c_member),
+                       fmt("the null flag of %s", fw), &refused);
+        else if (f->optional)
+            add_member(N, &members, f, fw, fmt("has_%s", f->c_member),
+                       fmt("the presence flag of %s", fw), &refused);
+        if (f->nullable && f->optional)
+            add_member(N, &members, f, fw, fmt("%s_null", f->c_member),
+                       fmt("the null flag of %s", fw), &refused);
         if (f->value.type == CONTRACTC_TYPE_STRING)
-            add_member(N, &members, fmt("%s_len", f->c_member), fmt("the length of %s", fw),
-                       f->mark, &refused);
+            add_member(N, &members, f, fw, fmt("%s_len", f->c_member),
+                       fmt("the length of %s", fw), &refused);
         if (f->value.type == CONTRACTC_TYPE_ARRAY)
-            add_member(N, &members, fmt("%s_count", f->c_member),
-                       fmt("the item count of %s", fw), f->mark, &refused);
+            add_member(N, &members, f, fw, fmt("%s_count", f->c_member),
+                       fmt("the item count of %s", fw), &refused);
 
-        char *child = fmt("%s_%s", base, f->name);
+        char *child = fmt("%s_%s", base, f->c_stem);
         if (!child) {
             N->oom = true;
         } else {

@@ -21,8 +21,9 @@
  *                 | MAP{ values*: values }                    (an enum)
  *   fields      ::= MAP{ FIELD_NAME: field ... }              (1..1024 keys)
  *   field       ::= MAP{ type*: TYPE, description: STR, format_text: STR,
- *                        example: SCALAR, nullable: BOOL, constraint... }
- *   items       ::= MAP{ type*: TYPE, constraint... }         (no nullable)
+ *                        example: SCALAR, nullable: BOOL, optional: BOOL,
+ *                        c_name: C_IDENT, constraint... }
+ *   items       ::= MAP{ type*: TYPE, constraint... }  (no nullable, optional, c_name)
  *   constraint  ::= min_length: INT | max_length: INT | pattern: STR
  *                 | grounded: BOOL                             (string)
  *                 | minimum: BOUND | maximum: BOUND     (integer number decimal)
@@ -30,7 +31,7 @@
  *                 | values*: values                            (enum)
  *                 | fields*: fields                            (object)
  *                 | items*: items | min_items: INT | max_items: INT (array)
- *   values      ::= SEQ[ SCALAR ... ]                          (1 or more)
+ *   values      ::= SEQ[ SCALAR | MAP{ value*: SCALAR, c_name: C_IDENT } ... ] (1 or more)
  *   rules       ::= SEQ[ rule ... ]
  *   rule        ::= MAP{ id: STR, prompt: STR, and exactly one of:
  *                        all_or_none | at_most_one | exactly_one: SEQ[PATH, PATH...],
@@ -45,7 +46,11 @@
  *
  *   TYPE    ::= string | integer | number | boolean | decimal | enum | date
  *             | datetime | object | array | TYPE_NAME (a key of `types`)
- *   NAME    ::= [a-z][a-z0-9_]*        FIELD_NAME, TYPE_NAME ::= [A-Za-z_][A-Za-z0-9_]*
+ *   NAME    ::= [a-z][a-z0-9_]*        TYPE_NAME ::= [A-Za-z_][A-Za-z0-9_]*
+ *   FIELD_NAME ::= any non-empty string: the JSON key, byte for byte (v2)
+ *   C_IDENT ::= [A-Za-z_][A-Za-z0-9_]*, not a C or C++ keyword
+ *   PATH    ::= the keys from the rule's object, an identifier alone or after
+ *               '.', any other key in RFC 9535 brackets ['first-name'] (check.c)
  *   INT     ::= plain scalar -?(0|[1-9][0-9]*)     BOOL ::= plain true | false
  *   BOUND   ::= INT (integer), a JSON number (number), a quoted decimal
  *               string with at most `scale` fraction digits (decimal)
@@ -765,14 +770,17 @@ enum field_key {
     FK_TYPE, FK_DESCRIPTION, FK_FORMAT_TEXT, FK_EXAMPLE, FK_NULLABLE,
     FK_MIN_LENGTH, FK_MAX_LENGTH, FK_PATTERN, FK_GROUNDED,
     FK_MINIMUM, FK_MAXIMUM, FK_SCALE, FK_SIGNED, FK_VALUES, FK_FIELDS,
-    FK_ITEMS, FK_MIN_ITEMS, FK_MAX_ITEMS, FK_COUNT
+    FK_ITEMS, FK_MIN_ITEMS, FK_MAX_ITEMS,
+    FK_OPTIONAL, FK_C_NAME, /* v2 keys and optional */
+    FK_COUNT
 };
 
 static const char *const field_keys[FK_COUNT] = {
     "type", "description", "format_text", "example", "nullable",
     "min_length", "max_length", "pattern", "grounded",
     "minimum", "maximum", "scale", "signed", "values", "fields",
-    "items", "min_items", "max_items"
+    "items", "min_items", "max_items",
+    "optional", "c_name"
 };
 
 #define TBIT(t) (1u << (t))
@@ -785,7 +793,8 @@ static const unsigned field_key_types[FK_COUNT] = {
     TBIT(CONTRACTC_TYPE_INTEGER) | TBIT(CONTRACTC_TYPE_NUMBER) | TBIT(CONTRACTC_TYPE_DECIMAL),
     TBIT(CONTRACTC_TYPE_DECIMAL), TBIT(CONTRACTC_TYPE_DECIMAL),
     TBIT(CONTRACTC_TYPE_ENUM), TBIT(CONTRACTC_TYPE_OBJECT),
-    TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY)
+    TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY),
+    0, 0
 };
 
 static const char *const builtin_types[] = {
@@ -976,13 +985,84 @@ static void drop_duplicate_values(loader_t *L, cc_enum_t *e)
     for (size_t i = 0; i < e->count; i++) {
         if (drop[i]) {
             free(e->values[i]);
+            if (e->c_names)
+                free(e->c_names[i]);
             continue;
         }
         e->values[out] = e->values[i];
+        if (e->c_names) {
+            e->c_names[out] = e->c_names[i];
+            e->c_name_marks[out] = e->c_name_marks[i];
+        }
         e->value_marks[out++] = e->value_marks[i];
     }
     e->count = out;
     free(drop);
+}
+
+/* `c_name: IDENT` (a field's member, an enum value's constant): a C
+ * identifier that is not a C or C++ keyword (a derived name gets a '_'
+ * after a keyword; a chosen one is refused instead).  Whether it collides
+ * or is reserved is naming.c's. */
+static void get_c_name(loader_t *L, const ynode_t *n, char **out, cc_mark_t *mark)
+{
+    char *s = get_string(L, n, "c_name");
+    if (!s)
+        return;
+    if (!cc_is_identifier(s)) {
+        cc_error(L->d, L->path, n->mark,
+                 "c_name '%s' is not a C identifier; a c_name is [A-Za-z_][A-Za-z0-9_]*", s);
+        free(s);
+        return;
+    }
+    if (cc_is_c_keyword(s)) {
+        cc_error(L->d, L->path, n->mark,
+                 "c_name '%s' is a C or C++ keyword; choose another name, such as '%s_value'", s,
+                 s);
+        free(s);
+        return;
+    }
+    *out = s;
+    *mark = n->mark;
+}
+
+/* One enum value written as a mapping, {value: V, c_name: IDENT}: its text
+ * into e->values[e->count], its c_name into e->c_names (allocated here, at
+ * the first such value).  False when it is refused (reported). */
+static bool load_enum_mapping(loader_t *L, const ynode_t *v, cc_enum_t *e, size_t capacity)
+{
+    static const char *const names[] = {"value", "c_name"};
+    const ynode_t *s[2];
+    collect_keys(L, v, names, 2, s, NULL, "in an enum value written as a mapping");
+    if (!s[0]) {
+        missing_key(L, v->mark, "value", "in an enum value written as a mapping");
+        return false;
+    }
+    if (s[0]->poisoned)
+        return false;
+    if (s[0]->kind != Y_SCALAR) {
+        cc_error(L->d, L->path, s[0]->mark, "an enum value is a string, not %s",
+                 kind_phrase(s[0]));
+        return false;
+    }
+    if (s[1] && !e->c_names) {
+        e->c_names = calloc(capacity, sizeof *e->c_names);
+        e->c_name_marks = calloc(capacity, sizeof *e->c_name_marks);
+        if (!e->c_names || !e->c_name_marks) {
+            L->oom = true;
+            return false;
+        }
+    }
+    e->values[e->count] = cc_strdup(s[0]->text);
+    if (!e->values[e->count]) {
+        L->oom = true;
+        return false;
+    }
+    e->value_marks[e->count] = s[0]->mark;
+    if (s[1])
+        get_c_name(L, s[1], &e->c_names[e->count], &e->c_name_marks[e->count]);
+    e->count++;
+    return true;
 }
 
 static void load_enum_values(loader_t *L, const ynode_t *seq, cc_enum_t *e, const char *in_what)
@@ -1005,6 +1085,11 @@ static void load_enum_values(loader_t *L, const ynode_t *seq, cc_enum_t *e, cons
         const ynode_t *v = seq->items[i];
         if (v->poisoned)
             continue;
+        if (v->kind == Y_MAP) {
+            if (!load_enum_mapping(L, v, e, seq->count) && L->oom)
+                return;
+            continue;
+        }
         if (v->kind != Y_SCALAR) {
             cc_error(L->d, L->path, v->mark, "an enum value is a string, not %s", kind_phrase(v));
             continue;
@@ -1111,6 +1196,13 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                          "key '%s' is not valid %s; put it on the array field", field_keys[k],
                          in_what);
                 bad = true;
+            } else if (!f && (k == FK_OPTIONAL || k == FK_C_NAME)) {
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key '%s' is not valid %s: it is a field's (%s); put it on the "
+                         "array field", field_keys[k], in_what,
+                         k == FK_OPTIONAL ? "an item of a list is never left out"
+                                          : "the items are no member of their own");
+                bad = true;
             } else if (!f && k == FK_NULLABLE) {
                 cc_error(L->d, L->path, key[k]->mark,
                          "nullable array items are not supported in v1; make the array "
@@ -1146,6 +1238,10 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             f->format_text = get_string(L, slot[FK_FORMAT_TEXT], "format_text");
         if (slot[FK_NULLABLE])
             get_bool(L, slot[FK_NULLABLE], "nullable", &f->nullable);
+        if (slot[FK_OPTIONAL] && get_bool(L, slot[FK_OPTIONAL], "optional", &f->optional))
+            f->optional_mark = key[FK_OPTIONAL]->mark;
+        if (slot[FK_C_NAME])
+            get_c_name(L, slot[FK_C_NAME], &f->c_name, &f->c_name_mark);
     }
 
     switch (v->type) {
@@ -1371,9 +1467,11 @@ static void load_object_fields(loader_t *L, const ynode_t *map, cc_object_t *o,
     for (size_t i = 0; i < pairs && !L->oom; i++) {
         const ynode_t *k = map->items[2 * i], *val = map->items[2 * i + 1];
         cc_field_t *f = &o->fields[o->field_count];
-        if (!cc_is_identifier(k->text)) {
+        if (k->len == 0) {
+            /* Any other UTF-8 string is a key (libyaml checked the UTF-8;
+             * a NUL is refused with the tree). */
             cc_error(L->d, L->path, k->mark,
-                     "invalid field name '%s'; a field name is [A-Za-z_][A-Za-z0-9_]*", k->text);
+                     "empty field name; a field name is the JSON key, a non-empty string");
             continue;
         }
         f->name = cc_strdup(k->text);
@@ -1385,9 +1483,8 @@ static void load_object_fields(loader_t *L, const ynode_t *map, cc_object_t *o,
         o->field_count++;
         cc_buf_t b = CC_BUF_INIT;
         if (prefix && *prefix)
-            cc_buf_printf(&b, "%s.%s", prefix, k->text);
-        else
-            cc_buf_puts(&b, k->text);
+            cc_buf_puts(&b, prefix);
+        cc_buf_key_segment(&b, k->text, !(prefix && *prefix));
         char *path = cc_buf_take(&b, NULL);
         if (!path) {
             L->oom = true;

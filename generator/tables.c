@@ -3,8 +3,9 @@
  * tables.c - builds a contract's descriptor tables in memory (see tables.h).
  *
  * The layout computed here is the one of the structs that gen_c.c writes
- * into NAME.h: members in contract order; a nullable field's `bool has_X`
- * first, then its value (`const char *X; size_t X_len;` for strings,
+ * into NAME.h: members in contract order; a nullable or optional field's
+ * `bool has_X` first (a field both nullable and optional: `bool X_null`
+ * next), then its value (`const char *X; size_t X_len;` for strings,
  * `T *X; size_t X_count;` for arrays); the record ends with
  * `contractc_arena_t *arena_`.  Natural alignment, as every C ABI we target
  * lays out such structs; test_tables checks it against the compiler's
@@ -29,6 +30,7 @@ typedef struct pool_node {
 typedef struct build {
     cc_tables_t *t;
     bool failed;
+    uint32_t abi;   /* cc_contract_abi: null_offset is CONTRACTC_ABSENT from ABI 2 on */
 } build_t;
 
 static void *pool_alloc(build_t *b, size_t size)
@@ -151,6 +153,8 @@ static layout_t value_layout(build_t *b, const cc_value_t *v)
         l.size = sizeof(contractc_string_t);
         l.align = CONTRACTC_ALIGNOF(contractc_string_t);
         break;
+    default: /* the types of v2 lay themselves out */
+        break;
     }
     return l;
 }
@@ -215,14 +219,19 @@ static uint32_t min_json_bytes(const cc_value_t *v, unsigned depth)
     case CONTRACTC_TYPE_DATETIME: return 22;
     case CONTRACTC_TYPE_ARRAY: return 2;              /* [] */
     case CONTRACTC_TYPE_OBJECT: {
-        uint32_t n = 2;
+        /* An optional key may be left out: it adds nothing (v2). */
+        uint32_t n = 2, written = 0;
         for (size_t i = 0; i < v->object->field_count; i++) {
             const cc_field_t *f = &v->object->fields[i];
+            if (f->optional)
+                continue;
             uint32_t value = f->nullable ? 4 : min_json_bytes(&f->value, depth + 1);
-            n += (uint32_t)strlen(f->name) + 3 + value + (i ? 1 : 0);
+            n += (uint32_t)strlen(f->name) + 3 + value + (written++ ? 1 : 0);
         }
         return n;
     }
+    default:
+        break;
     }
     return 1;
 }
@@ -406,18 +415,27 @@ static void build_object(build_t *b, const cc_object_t *o, const char *ident)
         contractc_field_t *f = &fields[i];
         f->name = pool_strdup(b, mf->name);
         f->name_len = (uint32_t)strlen(mf->name);
-        f->path_segment = pool_printf2(b, "", ".", mf->name);
+        cc_buf_t seg = CC_BUF_INIT;
+        cc_buf_key_segment(&seg, mf->name, false);
+        f->path_segment = pool_take(b, cc_buf_take(&seg, NULL));
+        b->failed |= f->path_segment == NULL;
         f->nullable = mf->nullable;
         f->has_offset = f->aux_offset = CONTRACTC_ABSENT;
-        char *field_ident = ident_for(b, ident, mf->name);
+        f->optional = mf->optional;
+        f->null_offset = b->abi >= 2 ? CONTRACTC_ABSENT : 0;
+        char *field_ident = ident_for(b, ident, mf->c_stem);
         build_value(b, mf, &mf->value, &f->value, field_ident ? field_ident : ident);
         /* Objects reached through this field were appended: refresh. */
         to = &b->t->objects[index];
         if (b->failed)
             return;
-        if (mf->nullable) {
+        if (mf->nullable || mf->optional) {
             at = round_up(at, CONTRACTC_ALIGNOF(bool));
             f->has_offset = at;
+            at += sizeof(bool);
+        }
+        if (mf->nullable && mf->optional) { /* bool X_null, right after has_X */
+            f->null_offset = at;
             at += sizeof(bool);
         }
         layout_t l;
@@ -532,10 +550,10 @@ cc_tables_t *cc_tables_build(const cc_contract_t *m, const char *hash)
     cc_tables_t *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    build_t b = {t, false};
+    build_t b = {t, false, cc_contract_abi(m)};
     t->model = m;
     contractc_contract_t *c = &t->contract;
-    c->abi = CONTRACTC_ABI_VERSION;
+    c->abi = b.abi;
     c->name = pool_strdup(&b, m->name);
     c->version = m->version;
     c->hash = pool_strdup(&b, hash ? hash : "");

@@ -103,6 +103,35 @@ void cc_buf_c_string(cc_buf_t *b, const char *s, size_t n)
     }
 }
 
+void cc_buf_key_segment(cc_buf_t *b, const char *key, bool first)
+{
+    const unsigned char *u = (const unsigned char *)key;
+    bool ident = (*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z') || *u == '_';
+    for (const unsigned char *p = u; *p && ident; p++)
+        ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                (*p >= '0' && *p <= '9') || *p == '_';
+    if (ident) {
+        if (!first)
+            cc_buf_putc(b, '.');
+        cc_buf_puts(b, key);
+        return;
+    }
+    cc_buf_puts(b, "['");
+    for (const unsigned char *p = u; *p; p++) {
+        const char *named = *p == '\b' ? "b" : *p == '\f' ? "f" : *p == '\n' ? "n"
+                          : *p == '\r' ? "r" : *p == '\t' ? "t" : NULL;
+        if (*p == '\'' || *p == '\\')
+            cc_buf_printf(b, "\\%c", *p);
+        else if (named)
+            cc_buf_printf(b, "\\%s", named);
+        else if (*p < 0x20)
+            cc_buf_printf(b, "\\u%04x", *p);
+        else
+            cc_buf_putc(b, (char)*p);
+    }
+    cc_buf_puts(b, "']");
+}
+
 char *cc_buf_take(cc_buf_t *b, size_t *len)
 {
     if (b->failed) {

@@ -35,6 +35,14 @@ void cc_buf_json_string(cc_buf_t *b, const char *s, size_t n);
  * and non-ASCII bytes as octal, so the output is pure ASCII. */
 void cc_buf_c_string(cc_buf_t *b, const char *s, size_t n);
 
+/* Appends the RFC 9535 path segment of a contract key (v2 keys,
+ * docs/contract-language.md §4.9): ".key" for [A-Za-z_][A-Za-z0-9_]*, else
+ * "['key']" with ' and \ escaped, \b \f \n \r \t named and other control
+ * bytes as \u00XX, every other byte copied: the notation the runtime writes
+ * for a key it reads (runtime/src/key_segment.c), without its cut.  With
+ * `first` an identifier has no dot ("key", as a rule path starts). */
+void cc_buf_key_segment(cc_buf_t *b, const char *key, bool first);
+
 /* Hands over the NUL-terminated text (free() it) and its length; NULL when
  * an allocation failed.  The buffer is left empty. */
 char *cc_buf_take(cc_buf_t *b, size_t *len);

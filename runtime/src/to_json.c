@@ -6,7 +6,8 @@
  * escaped, integers as plain digits, numbers as the shortest text that reads
  * back to the same double, decimals as strings with exactly `scale` fraction
  * digits, enums as their value, dates and date-times as received, null for
- * absent values.
+ * values not stated; an optional key the reply left out is not written (one
+ * it gave as null is written as null: docs/contract-language.md §4.10).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -156,21 +157,34 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
         put(o, "]", 1);
         break;
     }
+    default: /* the types of v2 the tables of this build do not use */
+        puts_(o, "null");
+        break;
     }
 }
 
 static void put_object(out_t *o, const contractc_object_t *obj, const unsigned char *base)
 {
     put(o, "{", 1);
+    bool first = true;
     for (uint32_t i = 0; i < obj->field_count; i++) {
         const contractc_field_t *f = &obj->fields[i];
-        if (i)
-            put(o, ",", 1);
-        put_json_string(o, f->name, f->name_len);
-        put(o, ":", 1);
         bool has = true;
         if (f->has_offset != CONTRACTC_ABSENT)
             memcpy(&has, base + f->has_offset, sizeof has);
+        if (!has && f->optional) {
+            /* absent: not written, unless the reply said null (X_null) */
+            bool said_null = false;
+            if (f->nullable && f->null_offset != CONTRACTC_ABSENT)
+                memcpy(&said_null, base + f->null_offset, sizeof said_null);
+            if (!said_null)
+                continue;
+        }
+        if (!first)
+            put(o, ",", 1);
+        first = false;
+        put_json_string(o, f->name, f->name_len);
+        put(o, ":", 1);
         if (!has) {
             puts_(o, "null");
             continue;

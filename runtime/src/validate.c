@@ -314,13 +314,18 @@ static void put_enum_values(cc_str_t *s, const contractc_enum_t *e)
     }
 }
 
-/* "a, b, c": the names of o's first 24 fields, then ", ..." if there are more. */
+/* "a, b, c": the names of o's first 24 fields, then ", ..." if there are
+ * more; a key that is not an identifier (its path segment is not ".key")
+ * is quoted: "first-name". */
 static void put_key_names(cc_str_t *s, const contractc_object_t *o)
 {
     for (uint32_t i = 0; i < o->field_count && i < 24; i++) {
         if (i)
             cc_str_puts(s, ", ");
-        cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
+        if (o->fields[i].path_segment[0] == '.')
+            cc_str_append(s, o->fields[i].name, o->fields[i].name_len);
+        else
+            cc_str_quote(s, o->fields[i].name, o->fields[i].name_len);
     }
     if (o->field_count > 24)
         cc_str_puts(s, ", ...");
@@ -358,6 +363,7 @@ static void put_expected(cc_str_t *s, const contractc_value_t *v)
         break;
     }
     case CONTRACTC_TYPE_ARRAY: cc_str_puts(s, "a list (JSON array)"); break;
+    default: break; /* the types of v2 the tables of this build do not use */
     }
 }
 
@@ -1415,9 +1421,10 @@ static int64_t read_i64(const unsigned char *p)
     return v;
 }
 
+/* Whether field f holds no value: null, or (optional) absent; has_X false. */
 static bool field_is_null(const contractc_field_t *f, const unsigned char *base)
 {
-    if (!f->nullable || f->has_offset == CONTRACTC_ABSENT)
+    if ((!f->nullable && !f->optional) || f->has_offset == CONTRACTC_ABSENT)
         return false;
     bool has;
     memcpy(&has, base + f->has_offset, sizeof has);
@@ -1655,9 +1662,58 @@ static void run_rules(cc_parse_t *c, const contractc_object_t *o, const unsigned
     }
 }
 
+/* A field both optional and nullable read as V_OK: when it was null (has_X
+ * still false), X_null says so (docs/contract-language.md §4.10). */
+static void set_null_flag(const contractc_field_t *f, unsigned char *base)
+{
+    static const bool said_null = true;
+    bool has = true;
+    if (f->has_offset != CONTRACTC_ABSENT)
+        memcpy(&has, base + f->has_offset, sizeof has);
+    if (!has && f->null_offset != CONTRACTC_ABSENT)
+        memcpy(base + f->null_offset, &said_null, sizeof said_null);
+}
+
+/* The keys of o its reply left out (not in `seen`): an optional one is
+ * fine and passes for the rules (ok_bits: has_X false, as a null); every
+ * other one is a `missing` problem at step (the object's own step, made a
+ * field step here).  True when one was reported.  In an object with
+ * optional keys, a nullable key's message does not claim every key must
+ * be present. */
+static bool report_missing(cc_parse_t *c, const contractc_object_t *o, const uint64_t *seen,
+                           uint64_t *ok_bits, cc_step_t *step)
+{
+    static const char nullable[] =
+        "the key is missing; every key must be present: write null when the value is not stated";
+    static const char nullable_required[] =
+        "the key is missing; it is required: write null when the value is not stated";
+    static const char required[] = "the key is missing; it is required";
+    bool any_optional = false, reported = false;
+    for (uint32_t i = 0; i < o->field_count && !any_optional; i++)
+        any_optional = o->fields[i].optional;
+    for (uint32_t i = 0; i < o->field_count; i++) {
+        if (bit_get(seen, i))
+            continue;
+        const contractc_field_t *f = &o->fields[i];
+        if (f->optional) {
+            bit_set(ok_bits, i);
+            continue;
+        }
+        step->field = f;
+        if (f->nullable && any_optional)
+            report_fixed(c, CONTRACTC_KIND_MISSING, nullable_required, sizeof nullable_required - 1);
+        else if (f->nullable)
+            report_fixed(c, CONTRACTC_KIND_MISSING, nullable, sizeof nullable - 1);
+        else
+            report_fixed(c, CONTRACTC_KIND_MISSING, required, sizeof required - 1);
+        reported = true;
+    }
+    return reported;
+}
+
 /* Reads an object (the cursor at '{') into the struct at `base`.
- * ok_bits[i]: field i was present and its whole value passed (the first
- * bitset_words(o) words are written). */
+ * ok_bits[i]: field i was present and its whole value passed, or it is
+ * optional and absent (the first bitset_words(o) words are written). */
 static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
                        uint64_t *ok_bits)
 {
@@ -1778,6 +1834,8 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
                 int r = read_value(c, &f->value, f->nullable, &slot, &own_ok, g ? g->item_ok : NULL);
                 if (r == V_FAIL)
                     return V_FAIL;
+                if (f->optional && f->nullable && r == V_OK)
+                    set_null_flag(f, base);
                 if (g)
                     g->own_ok = own_ok;
                 /* Other sum rules on the same array share its gate. */
@@ -1803,20 +1861,8 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
     }
     cc_leave(&c->r);
     step.kind = STEP_FIELD;
-    for (uint32_t i = 0; seen_count < o->field_count && i < o->field_count; i++) {
-        if (bit_get(seen, i))
-            continue;
-        const contractc_field_t *f = &o->fields[i];
-        step.field = f;
-        static const char nullable[] =
-            "the key is missing; every key must be present: write null when the value is not stated";
-        static const char required[] = "the key is missing; it is required";
-        if (f->nullable)
-            report_fixed(c, CONTRACTC_KIND_MISSING, nullable, sizeof nullable - 1);
-        else
-            report_fixed(c, CONTRACTC_KIND_MISSING, required, sizeof required - 1);
+    if (seen_count < o->field_count && report_missing(c, o, seen, ok_bits, &step))
         result = V_BAD;
-    }
     step_leave(c, &step);
     if (fail(c))
         return V_FAIL;

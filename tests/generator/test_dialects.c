@@ -25,6 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "generator.h"
+#include "lexical.h"
 #include "tables.h"
 
 #define ROOT CONTRACTC_SOURCE_DIR
@@ -244,18 +245,21 @@ static void check_node(int d, const char *contract, const cJSON *node, const cha
         const cJSON *req = cJSON_GetObjectItemCaseSensitive(node, "required");
         ck_assert_msg(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(node, "additionalProperties")),
                       "%s %s: object at %s is not closed", contract, D, where);
-        ck_assert_int_eq(cJSON_GetArraySize(props), cJSON_GetArraySize(req));
+        /* 'required': the keys in order, but the optional ones (walk_object
+         * checks which those are) */
         const cJSON *p;
         int i = 0;
         cJSON_ArrayForEach(p, props)
         {
-            const cJSON *r = cJSON_GetArrayItem(req, i++);
-            ck_assert_msg(cJSON_IsString(r) && strcmp(r->valuestring, p->string) == 0,
-                          "%s %s: 'required' at %s is not every key in order", contract, D, where);
+            const cJSON *r = cJSON_GetArrayItem(req, i);
+            if (cJSON_IsString(r) && strcmp(r->valuestring, p->string) == 0)
+                i++;
             char sub[1024];
             snprintf(sub, sizeof sub, "%s.%s", where, p->string);
             check_node(d, contract, p, sub, nodes);
         }
+        ck_assert_msg(i == cJSON_GetArraySize(req),
+                      "%s %s: 'required' at %s is not a list of its keys in order", contract, D, where);
     }
     const cJSON *items = cJSON_GetObjectItemCaseSensitive(node, "items");
     if (items) {
@@ -598,8 +602,17 @@ static void walk_object(walk_t *w, const cc_object_t *o, const contractc_object_
         ck_assert_str_eq(tf->name, f->name);
         ck_assert(tf->nullable == f->nullable);
         char sub[600], line[600];
-        snprintf(sub, sizeof sub, "%s.%s", path, f->name);
-        snprintf(line, sizeof line, "%s%s", line_prefix, f->name);
+        cc_buf_t seg = CC_BUF_INIT, key = CC_BUF_INIT;
+        cc_buf_key_segment(&seg, f->name, false);
+        if (cc_is_identifier(f->name))
+            cc_buf_puts(&key, f->name);
+        else /* the prompt writes such a key as JSON does */
+            cc_buf_json_string(&key, f->name, strlen(f->name));
+        ck_assert(!seg.failed && !key.failed);
+        snprintf(sub, sizeof sub, "%s%s", path, seg.data);
+        snprintf(line, sizeof line, "%s%s", line_prefix, key.data);
+        cc_buf_free(&seg);
+        cc_buf_free(&key);
         ck_assert_msg(prompt_line_has(w->prompt, line, ""), "%s: no prompt line for %s", w->m->name, line);
         const cJSON *pprop = cJSON_GetObjectItemCaseSensitive(pp, f->name);
         ck_assert_msg(pprop != NULL, "%s %s: not in the 2020-12 schema", w->m->name, sub);
@@ -613,6 +626,25 @@ static void walk_object(walk_t *w, const cc_object_t *o, const contractc_object_
             ck_assert_msg(dprop[d] != NULL, "%s %s: not in the %s schema", w->m->name, sub,
                           cc_dialect_names[d]);
             dval[d] = value_node(dprop[d], f);
+        }
+        /* optional (v2): in no schema's 'required', "(may be left out)" in the prompt */
+        const cJSON *preq = cJSON_GetObjectItemCaseSensitive(portable, "required");
+        bool required = false;
+        const cJSON *rk;
+        cJSON_ArrayForEach(rk, preq) required |= cJSON_IsString(rk) && strcmp(rk->valuestring, f->name) == 0;
+        ck_assert_msg(required == !f->optional, "%s %s: 'required' and optional disagree", w->m->name, sub);
+        ck_assert(tf->optional == f->optional);
+        if (f->optional)
+            ck_assert_msg(prompt_line_has(w->prompt, line, " (may be left out)"),
+                          "%s %s: optional not in the prompt", w->m->name, line);
+        for (int d = 0; d < D_N; d++) {
+            if (w->out[d].rc != 0)
+                continue;
+            const cJSON *dreq = cJSON_GetObjectItemCaseSensitive(nodes[d], "required");
+            bool dr = false;
+            cJSON_ArrayForEach(rk, dreq) dr |= cJSON_IsString(rk) && strcmp(rk->valuestring, f->name) == 0;
+            ck_assert_msg(dr == !f->optional, "%s %s: 'required' of %s and optional disagree",
+                          w->m->name, sub, cc_dialect_names[d]);
         }
         if (f->nullable) {
             ck_assert_msg(prompt_line_has(w->prompt, line, ", or null"), "%s %s: null not in the prompt",
@@ -751,6 +783,65 @@ START_TEST(anthropic_refuses_more_than_16_nullable_fields_and_the_others_still_g
         ck_assert_uint_eq(a.dialect_count, cases[i].rc ? 3 : 4);
         cc_artifacts_free(&a);
         cc_diags_free(&d);
+        cc_contract_free(m);
+        free(text);
+    }
+}
+END_TEST
+
+static char *optional_contract(int fields, const char *extra)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_puts(&b, "contract: opt\nversion: 1\ninstruction: x\nfields:\n  id: {type: string}\n");
+    for (int i = 0; i < fields; i++)
+        cc_buf_printf(&b, "  f%d: {type: string, optional: true}\n", i);
+    cc_buf_puts(&b, extra);
+    return cc_buf_take(&b, NULL);
+}
+
+/* v2 (docs/dialects.md, "Keys and optional"): openai-strict refuses an
+ * optional field and suggests nullable; gemini and llama-cpp carry it
+ * (the key is not in 'required'); anthropic carries up to 24 and takes
+ * property keys of ^[a-zA-Z0-9_.-]{1,64}$ only. */
+START_TEST(optional_fields_per_dialect_and_keys_anthropic_refuses)
+{
+    static const struct { int fields; const char *extra; int rc[D_N]; const char *says[D_N]; } cases[] = {
+        {1, "", {1, 0, 0, 0}, {"field 'f0' is optional", NULL, NULL, NULL}},
+        {24, "", {1, 0, 0, 0}, {"write 'nullable: true' instead", NULL, NULL, NULL}},
+        {25, "", {1, 0, 1, 0}, {"is optional", NULL, "has 25 optional fields", NULL}},
+        {0, "  \"first-name\": {type: string}\n", {0, 0, 0, 0}, {NULL, NULL, NULL, NULL}},
+        {0, "  \"$schema\": {type: string}\n", {0, 0, 1, 0}, {NULL, NULL, "the key '$schema'", NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = optional_contract(cases[i].fields, cases[i].extra);
+        cc_contract_t *m = load_text(text);
+        for (int dd = 0; dd < D_N; dd++) {
+            cc_diags_t d;
+            cc_diags_init(&d);
+            dialect_out_t o;
+            emit(m, dd, &o, &d);
+            ck_assert_msg(o.rc == cases[i].rc[dd], "case %zu %s: rc %d", i, cc_dialect_names[dd], o.rc);
+            if (o.rc) {
+                ck_assert_uint_ge(d.errors, 1);
+                bool found = false;
+                for (size_t k = 0; k < d.count; k++)
+                    found |= strstr(d.items[k].message, cases[i].says[dd]) != NULL;
+                ck_assert_msg(found, "case %zu %s: no diagnostic says \"%s\" (first: %s)", i,
+                              cc_dialect_names[dd], cases[i].says[dd], d.items[0].message);
+            } else if (cases[i].fields) {
+                /* carried: the optional keys are properties, never required */
+                cJSON *s = cJSON_ParseWithLength(o.schema, o.schema_len);
+                ck_assert_ptr_nonnull(s);
+                cJSON *req = cJSON_GetObjectItemCaseSensitive(s, "required");
+                ck_assert_int_eq(cJSON_GetArraySize(req), 1);
+                ck_assert_str_eq(cJSON_GetArrayItem(req, 0)->valuestring, "id");
+                ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s, "properties")),
+                                 1 + cases[i].fields);
+                cJSON_Delete(s);
+            }
+            release(&o);
+            cc_diags_free(&d);
+        }
         cc_contract_free(m);
         free(text);
     }
@@ -916,6 +1007,7 @@ int main(void)
     tcase_add_test(tc, every_constraint_is_in_the_tables_the_prompt_and_each_schema_or_its_notes);
     tcase_add_test(tc, anthropic_refuses_more_than_16_nullable_fields_and_the_others_still_generate);
     tcase_add_test(tc, openai_refuses_depth_over_10_and_more_than_1000_enum_values);
+    tcase_add_test(tc, optional_fields_per_dialect_and_keys_anthropic_refuses);
     tcase_add_test(tc, anthropic_loosens_min_items_to_1_and_records_the_rest);
     tcase_add_test(tc, llama_cpp_patterns_spell_shorthand_classes_out);
     tcase_add_test(tc, generate_prints_one_summary_line_per_dialect);

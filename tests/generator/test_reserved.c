@@ -161,7 +161,7 @@ START_TEST(every_reserved_name_is_refused_where_it_clashes)
                                      e.origin);
             expect_line(name, contract("k", name, "ok_check"),
                         format("c.yaml:5:3: error: the C name '%s' of field '%s' is %s; rename "
-                               "the field\n", name, name, why));
+                               "the field, or choose its C name with c_name:\n", name, name, why));
             free(why);
             tried_member++;
             tried = true;
@@ -332,7 +332,7 @@ START_TEST(the_documented_examples_give_their_messages)
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         expect_line(fields[i].field, contract("k", fields[i].field, "ok_check"),
                     format("c.yaml:5:3: error: the C name '%s' of field '%s' is %s; rename the "
-                           "field\n", fields[i].field, fields[i].field, fields[i].why));
+                           "field, or choose its C name with c_name:\n", fields[i].field, fields[i].field, fields[i].why));
 
     static const struct {
         const char *name, *line;

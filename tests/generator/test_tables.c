@@ -100,6 +100,9 @@ static void compare_object(const char *where, const contractc_object_t *a, const
                           x->aux_offset == y->aux_offset,
                       "%s: offsets %u/%u/%u (computed) vs %u/%u/%u (compiler)", at, x->offset,
                       x->has_offset, x->aux_offset, y->offset, y->has_offset, y->aux_offset);
+        ck_assert_msg(x->optional == y->optional && x->null_offset == y->null_offset,
+                      "%s: optional %d/%d, null_offset %u (computed) vs %u (compiler)", at,
+                      x->optional, y->optional, x->null_offset, y->null_offset);
         compare_value(at, &x->value, &y->value, depth + 1);
         ck_assert_uint_eq(a->lookup[i], b->lookup[i]);
     }

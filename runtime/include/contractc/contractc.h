@@ -66,7 +66,11 @@ extern "C" {
 #define CONTRACTC_VERSION "0.1.0"
 /* major * 10000 + minor * 100 + patch */
 #define CONTRACTC_VERSION_NUMBER 100
-#define CONTRACTC_ABI_VERSION 1
+/* ABI 2 appends members to the tables (contractc_field_t: optional,
+ * null_offset); tables of ABI 1, which lack them, read as zero through
+ * their designated initializers, so generated code of ABI 1 still runs.
+ * A contract is generated for ABI 1 unless it uses what needs ABI 2. */
+#define CONTRACTC_ABI_VERSION 2
 #define CONTRACTC_ABI_MIN_GENERATED 1
 
 /* Marks a name kept only so that older programs still compile: using it
@@ -896,7 +900,12 @@ typedef enum contractc_type {
     CONTRACTC_TYPE_DATE,
     CONTRACTC_TYPE_DATETIME,
     CONTRACTC_TYPE_OBJECT,
-    CONTRACTC_TYPE_ARRAY
+    CONTRACTC_TYPE_ARRAY,
+    /* ABI 2: the types of language v2 (docs/contract-language.md) */
+    CONTRACTC_TYPE_UNION = 11,       /* `type: union`, tagged */
+    CONTRACTC_TYPE_VALUE_UNION = 12, /* `type: [T1, T2]` */
+    CONTRACTC_TYPE_MAP = 13,         /* `type: map` */
+    CONTRACTC_TYPE_JSON = 14         /* `type: json` */
 } contractc_type_t;
 
 /* "no field" in rule operand slots. */
@@ -996,9 +1005,16 @@ typedef struct contractc_field {
     bool nullable;          /* null is a legal value ("not stated") */
     contractc_value_t value;
     /* Offsets in the owning struct (bytes).  has_offset: the bool has_X of a
-     * nullable field; aux_offset: the size_t X_len of a string or X_count of
-     * an array.  UINT32_MAX where absent. */
+     * nullable or optional field; aux_offset: the size_t X_len of a string or
+     * X_count of an array.  UINT32_MAX where absent. */
     uint32_t offset, has_offset, aux_offset;
+    /* ABI 2: `optional: true` (docs/contract-language.md §4.10).  The key
+     * may be absent: has_X stays false and it is no problem.  null_offset:
+     * the bool X_null of a field both optional and nullable (true: the reply
+     * said null); CONTRACTC_ABSENT for every other field of an ABI 2 table
+     * (0 in ABI 1 tables; read only when optional and nullable are set). */
+    bool optional;
+    uint32_t null_offset;
 } contractc_field_t;
 
 typedef enum contractc_rule_kind {
