@@ -3,13 +3,16 @@
 #                    CONTRACTS file...
 #                    [OUTPUT_DIR dir]
 #                    [SCHEMA_DIALECT dialect...]
+#                    [GRAMMAR gbnf]
 #                    [SCHEMA_VAR var]
 #                    [PROMPT_VAR var]
+#                    [GRAMMAR_VAR var]
 #                    [RUNTIME static|shared])
 #
 # Generates, at build time, NAME.h, NAME.c, NAME.schema.json and
 # NAME.prompt.txt for each contract (and NAME.D.schema.json and
-# NAME.D.notes.txt for each schema dialect D, see SCHEMA_DIALECT), and
+# NAME.D.notes.txt for each schema dialect D, see SCHEMA_DIALECT; NAME.gbnf
+# and NAME.gbnf.notes.txt with GRAMMAR gbnf), and
 # creates -- or extends, if it already exists -- the library `target` with
 # the generated sources, their include directory (PUBLIC) and the runtime
 # (PUBLIC).  A new target is a STATIC library unless BUILD_SHARED_LIBS says
@@ -26,11 +29,18 @@
 #                   a contract's own `schema: {dialect: D}` selects D, as
 #                   it does for `contractc generate` (docs/dialects.md); the
 #                   key is read at configure time like `contract:`.
+#   GRAMMAR         `gbnf`: passed as `--grammar gbnf`, so each contract also
+#                   gets NAME.gbnf (llama.cpp's GBNF, root rule `root`) and
+#                   NAME.gbnf.notes.txt (what the grammar does not carry),
+#                   and NAME.c the grammar as NAME_gbnf[] and NAME_gbnf_len
+#                   (declared in NAME.h; docs/grammar.md).
 #   SCHEMA_VAR      set in the caller's scope to the schema file of each
 #                   contract that a provider is given: NAME.D.schema.json for
 #                   each SCHEMA_DIALECT D, else for the contract's own
 #                   dialect D, else NAME.schema.json.
 #   PROMPT_VAR      set in the caller's scope to each NAME.prompt.txt.
+#   GRAMMAR_VAR     set in the caller's scope to each NAME.gbnf (needs
+#                   GRAMMAR gbnf).
 #   RUNTIME         the runtime `target` links: `static` (the default,
 #                   contractc::runtime) or `shared` (contractc::runtime_shared,
 #                   libcontractc_runtime.so).  One target links one of them:
@@ -121,7 +131,7 @@ function(_contractc_own_dialect var file)
 endfunction()
 
 function(contractc_generate)
-  cmake_parse_arguments(CG "" "TARGET;OUTPUT_DIR;SCHEMA_VAR;PROMPT_VAR;RUNTIME"
+  cmake_parse_arguments(CG "" "TARGET;OUTPUT_DIR;SCHEMA_VAR;PROMPT_VAR;RUNTIME;GRAMMAR;GRAMMAR_VAR"
                         "CONTRACTS;SCHEMA_DIALECT" ${ARGN})
   if(CG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "contractc_generate: unknown arguments: ${CG_UNPARSED_ARGUMENTS}")
@@ -159,6 +169,13 @@ function(contractc_generate)
                           "(known: openai-strict, gemini, anthropic, llama-cpp)")
     endif()
   endforeach()
+  if("GRAMMAR" IN_LIST CG_KEYWORDS_MISSING_VALUES OR
+     (DEFINED CG_GRAMMAR AND NOT CG_GRAMMAR STREQUAL "gbnf"))
+    message(FATAL_ERROR "contractc_generate: unknown GRAMMAR '${CG_GRAMMAR}' (known: gbnf)")
+  endif()
+  if(CG_GRAMMAR_VAR AND NOT CG_GRAMMAR)
+    message(FATAL_ERROR "contractc_generate: GRAMMAR_VAR needs GRAMMAR gbnf")
+  endif()
   if(NOT CG_OUTPUT_DIR)
     set(CG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/contractc)
   endif()
@@ -178,10 +195,14 @@ function(contractc_generate)
   foreach(d IN LISTS CG_SCHEMA_DIALECT)
     list(APPEND _flags --schema-dialect ${d})
   endforeach()
+  if(CG_GRAMMAR)
+    list(APPEND _flags --grammar ${CG_GRAMMAR})
+  endif()
 
   set(_sources "")
   set(_schemas "")
   set(_prompts "")
+  set(_grammars "")
   foreach(_contract IN LISTS CG_CONTRACTS)
     get_filename_component(_abs ${_contract} ABSOLUTE)
     if(NOT EXISTS ${_abs})
@@ -198,6 +219,10 @@ function(contractc_generate)
     set(_out ${CG_OUTPUT_DIR}/${_name}.h ${CG_OUTPUT_DIR}/${_name}.c
              ${CG_OUTPUT_DIR}/${_name}.schema.json ${CG_OUTPUT_DIR}/${_name}.prompt.txt)
     list(APPEND _prompts ${CG_OUTPUT_DIR}/${_name}.prompt.txt)
+    if(CG_GRAMMAR)
+      list(APPEND _out ${CG_OUTPUT_DIR}/${_name}.gbnf ${CG_OUTPUT_DIR}/${_name}.gbnf.notes.txt)
+      list(APPEND _grammars ${CG_OUTPUT_DIR}/${_name}.gbnf)
+    endif()
     # the flags' dialects, or else the contract's own (as the generator picks)
     set(_dialects ${CG_SCHEMA_DIALECT})
     if(NOT _dialects)
@@ -269,5 +294,8 @@ function(contractc_generate)
   endif()
   if(CG_PROMPT_VAR)
     set(${CG_PROMPT_VAR} ${_prompts} PARENT_SCOPE)
+  endif()
+  if(CG_GRAMMAR_VAR)
+    set(${CG_GRAMMAR_VAR} ${_grammars} PARENT_SCOPE)
   endif()
 endfunction()
