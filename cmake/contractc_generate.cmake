@@ -3,15 +3,18 @@
 #                    CONTRACTS file...
 #                    [OUTPUT_DIR dir]
 #                    [SCHEMA_DIALECT dialect...]
+#                    [GRAMMAR gbnf]
 #                    [TOOLS tool...]
 #                    [SCHEMA_VAR var]
 #                    [PROMPT_VAR var]
+#                    [GRAMMAR_VAR var]
 #                    [RUNTIME static|shared])
 #
 # Generates, at build time, NAME.h, NAME.c, NAME.schema.json and
 # NAME.prompt.txt for each contract (and NAME.D.schema.json and
-# NAME.D.notes.txt for each schema dialect D, see SCHEMA_DIALECT, and
-# NAME.D.tool.json and NAME.D.tool.notes.txt for each tool D, see TOOLS), and
+# NAME.D.notes.txt for each schema dialect D, see SCHEMA_DIALECT; NAME.gbnf
+# and NAME.gbnf.notes.txt with GRAMMAR gbnf; NAME.D.tool.json and
+# NAME.D.tool.notes.txt for each tool D, see TOOLS), and
 # creates -- or extends, if it already exists -- the library `target` with
 # the generated sources, their include directory (PUBLIC) and the runtime
 # (PUBLIC).  A new target is a STATIC library unless BUILD_SHARED_LIBS says
@@ -28,6 +31,11 @@
 #                   a contract's own `schema: {dialect: D}` selects D, as
 #                   it does for `contractc generate` (docs/dialects.md); the
 #                   key is read at configure time like `contract:`.
+#   GRAMMAR         `gbnf`: passed as `--grammar gbnf`, so each contract also
+#                   gets NAME.gbnf (llama.cpp's GBNF, root rule `root`) and
+#                   NAME.gbnf.notes.txt (what the grammar does not carry),
+#                   and NAME.c the grammar as NAME_gbnf[] and NAME_gbnf_len
+#                   (declared in NAME.h; docs/grammar.md).
 #   TOOLS           tool definitions (openai, anthropic, gemini, mcp) passed
 #                   as `--tool D`: NAME.D.tool.json and NAME.D.tool.notes.txt
 #                   for each, and NAME_tool_D_json[] in NAME.c
@@ -37,6 +45,8 @@
 #                   each SCHEMA_DIALECT D, else for the contract's own
 #                   dialect D, else NAME.schema.json.
 #   PROMPT_VAR      set in the caller's scope to each NAME.prompt.txt.
+#   GRAMMAR_VAR     set in the caller's scope to each NAME.gbnf (needs
+#                   GRAMMAR gbnf).
 #   RUNTIME         the runtime `target` links: `static` (the default,
 #                   contractc::runtime) or `shared` (contractc::runtime_shared,
 #                   libcontractc_runtime.so).  One target links one of them:
@@ -127,7 +137,7 @@ function(_contractc_own_dialect var file)
 endfunction()
 
 function(contractc_generate)
-  cmake_parse_arguments(CG "" "TARGET;OUTPUT_DIR;SCHEMA_VAR;PROMPT_VAR;RUNTIME"
+  cmake_parse_arguments(CG "" "TARGET;OUTPUT_DIR;SCHEMA_VAR;PROMPT_VAR;RUNTIME;GRAMMAR;GRAMMAR_VAR"
                         "CONTRACTS;SCHEMA_DIALECT;TOOLS" ${ARGN})
   if(CG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "contractc_generate: unknown arguments: ${CG_UNPARSED_ARGUMENTS}")
@@ -165,6 +175,13 @@ function(contractc_generate)
                           "(known: openai-strict, gemini, anthropic, llama-cpp)")
     endif()
   endforeach()
+  if("GRAMMAR" IN_LIST CG_KEYWORDS_MISSING_VALUES OR
+     (DEFINED CG_GRAMMAR AND NOT CG_GRAMMAR STREQUAL "gbnf"))
+    message(FATAL_ERROR "contractc_generate: unknown GRAMMAR '${CG_GRAMMAR}' (known: gbnf)")
+  endif()
+  if(CG_GRAMMAR_VAR AND NOT CG_GRAMMAR)
+    message(FATAL_ERROR "contractc_generate: GRAMMAR_VAR needs GRAMMAR gbnf")
+  endif()
   foreach(t IN LISTS CG_TOOLS)
     if(NOT t MATCHES "^(openai|anthropic|gemini|mcp)$")
       message(FATAL_ERROR "contractc_generate: unknown TOOLS '${t}' "
@@ -190,6 +207,9 @@ function(contractc_generate)
   foreach(d IN LISTS CG_SCHEMA_DIALECT)
     list(APPEND _flags --schema-dialect ${d})
   endforeach()
+  if(CG_GRAMMAR)
+    list(APPEND _flags --grammar ${CG_GRAMMAR})
+  endif()
   list(REMOVE_DUPLICATES CG_TOOLS)
   foreach(t IN LISTS CG_TOOLS)
     list(APPEND _flags --tool ${t})
@@ -198,6 +218,7 @@ function(contractc_generate)
   set(_sources "")
   set(_schemas "")
   set(_prompts "")
+  set(_grammars "")
   foreach(_contract IN LISTS CG_CONTRACTS)
     get_filename_component(_abs ${_contract} ABSOLUTE)
     if(NOT EXISTS ${_abs})
@@ -214,6 +235,10 @@ function(contractc_generate)
     set(_out ${CG_OUTPUT_DIR}/${_name}.h ${CG_OUTPUT_DIR}/${_name}.c
              ${CG_OUTPUT_DIR}/${_name}.schema.json ${CG_OUTPUT_DIR}/${_name}.prompt.txt)
     list(APPEND _prompts ${CG_OUTPUT_DIR}/${_name}.prompt.txt)
+    if(CG_GRAMMAR)
+      list(APPEND _out ${CG_OUTPUT_DIR}/${_name}.gbnf ${CG_OUTPUT_DIR}/${_name}.gbnf.notes.txt)
+      list(APPEND _grammars ${CG_OUTPUT_DIR}/${_name}.gbnf)
+    endif()
     # the flags' dialects, or else the contract's own (as the generator picks)
     set(_dialects ${CG_SCHEMA_DIALECT})
     if(NOT _dialects)
@@ -289,5 +314,8 @@ function(contractc_generate)
   endif()
   if(CG_PROMPT_VAR)
     set(${CG_PROMPT_VAR} ${_prompts} PARENT_SCOPE)
+  endif()
+  if(CG_GRAMMAR_VAR)
+    set(${CG_GRAMMAR_VAR} ${_grammars} PARENT_SCOPE)
   endif()
 endfunction()

@@ -7,7 +7,7 @@
  * Input: an HTTP response as it comes off the wire: a status line
  * ("HTTP/1.1 429 Too Many Requests"), header lines, an empty line, the body.
  * An input that does not start with "HTTP/" is a body with status 200 and
- * no headers.  Seeds: fuzz/corpus/client_response/, the recorded provider
+ * no headers.  Seeds: tests/data/client/responses/, the recorded provider
  * shapes (some quote the API key below, as a server that echoes it does).
  *
  * Properties, for every input, read as each provider (OpenAI, Anthropic):

@@ -49,7 +49,9 @@
  * Limits (dialects.md): openai-strict 5000 properties, 10 levels of
  * objects and arrays, 120,000 characters of property names and enum
  * values, 1000 enum values, 15,000 characters for one enum of more than
- * 250 values; anthropic 16 union types (every nullable field).  A contract
+ * 250 values, and no optional key (v2: every key must be in 'required');
+ * anthropic 16 union types (every nullable field), 24 optional keys and
+ * property keys of ^[a-zA-Z0-9_.-]{1,64}$.  A contract
  * over one of them fails that dialect with a diagnostic; nothing is
  * truncated.
  *

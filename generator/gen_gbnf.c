@@ -29,8 +29,9 @@
  *   array       "[" item ("," item){min-1,max-1} "]"
  *
  * White space: up to 20 of space, tab, LF, CR around every token.
- * v2 constructs (optional keys, unions, maps, json) are not in the
- * contract model yet; emit_value() is where they join.
+ *   optional    a key left out or written, in contract order
+ *               (emit_optional_members)
+ * The other v2 constructs (unions, maps, json) join in emit_value().
  */
 #include "gen_gbnf.h"
 
@@ -830,8 +831,8 @@ static void string_bounds(gb_t *g, const cc_value_t *v, const char *path, uint32
 }
 
 /* The body of rule `head`: the value v at `path` (its null is the
- * caller's).  v2 constructs (unions, maps, json, optional keys) join here
- * when the contract model has them. */
+ * caller's).  v2 constructs (unions, maps, json) join here when the
+ * contract model has them; optional keys are emit_object's. */
 static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *base,
                        const char *path)
 {

@@ -18,7 +18,7 @@ add=0
 comment_style() {
   case "$1" in
     tests/golden/*|examples/consumer-make/refund_request.[ch]) echo "" ;;  # generated: MIT-0 banner
-    examples/*/data/*|tests/data/*|fuzz/corpus/*) echo "" ;;  # data (a source text to quote, replies)
+    examples/*/data/*|tests/data/*|fuzz/regressions/*) echo "" ;;  # data (a source text to quote, replies)
     *.c|*.h|*.cpp|*.js|*.mjs|*.map) echo c ;;
     *.sh|*.py|*.cmake|*/CMakeLists.txt|CMakeLists.txt|*/Makefile|*.pc.in|*.cmake.in|*.gitignore|.ci/run) echo hash ;;
     *) echo "" ;;

@@ -4,9 +4,10 @@
 # too).  Each builds what it needs in its own build directory:
 #
 #   1. fuzz      build-hardening-fuzz: clang, libFuzzer + ASan + UBSan.  Each
-#                target replays its corpus (fuzz/corpus/T, the saved crashes
-#                in fuzz/regressions/T, JSONTestSuite for the JSON targets),
-#                then runs a fixed number of iterations from a fixed seed
+#                target replays its corpus (the seeds that the build
+#                assembles from tests/data and examples/ into
+#                build-hardening-fuzz/fuzz/corpus/T, see fuzz/seeds.cmake,
+#                and the saved crashes in fuzz/regressions/T), then runs a fixed number of iterations from a fixed seed
 #                (-seed=1 -runs=N) on a fresh copy of the corpus, so a run is
 #                repeatable.  Any crash, leak, timeout or sanitizer report
 #                fails.  Prints executions and corpus size per target.
@@ -49,11 +50,10 @@ max_len() { case $1 in contract) echo 16384 ;; client_response) echo 8192 ;; *) 
 # Memory: libFuzzer fails a run past 2 GiB of RSS, or on any one malloc
 # over 512 MiB (an allocation sized by the input, before it shows as RSS).
 mem_limits=(-rss_limit_mb=2048 -malloc_limit_mb=512)
-corpus_dirs() { # TARGET: the read-only seed directories
-  local t=$1
-  dirs=(fuzz/corpus/$t)
+corpus_dirs() { # TARGET: the read-only seed directories (the assembled
+  local t=$1   # seeds, built with the target, and the saved crashes)
+  dirs=("$fb/fuzz/corpus/$t")
   [ -d fuzz/regressions/$t ] && dirs+=(fuzz/regressions/$t)
-  case $t in reader|differential) dirs+=(tests/data/jsontestsuite/test_parsing) ;; esac
   return 0
 }
 

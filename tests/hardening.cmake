@@ -27,3 +27,20 @@ target_compile_definitions(test_hostile PRIVATE
 add_dependencies(test_hostile contractc)
 # The time bound of the hostile contracts: each must finish far inside it.
 set_tests_properties(test_hostile PROPERTIES TIMEOUT 300)
+
+# The fuzz targets' seed corpora, assembled by fuzz/seeds.cmake from the test
+# data and the examples (the fuzz build does it at build time): every source
+# in them byte for byte, no two seeds alike, the same files on every run.
+# A check of the tree: the gcc build alone.  Needs python3.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT CONTRACTC_SANITIZE)
+  find_program(FUZZ_SEEDS_PYTHON3 NAMES python3 HINTS /usr/bin)
+  if(FUZZ_SEEDS_PYTHON3)
+    add_test(NAME fuzz_seeds_are_assembled
+             COMMAND ${FUZZ_SEEDS_PYTHON3} ${PROJECT_SOURCE_DIR}/fuzz/test_seeds.py
+                     ${CMAKE_COMMAND} ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/fuzz-seeds)
+  else()
+    add_test(NAME fuzz_seeds_are_assembled
+             COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: python3 not found; fuzz/test_seeds.py needs it")
+    set_tests_properties(fuzz_seeds_are_assembled PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED")
+  endif()
+endif()

@@ -77,6 +77,42 @@ static char *read_file(const char *dir, const char *name, size_t *len)
     return buf;
 }
 
+/* The file NAME of the folder DIR as the output shows it: relative to the
+ * folder two levels above DIR (for data/loop: examples/refund), with "x/.."
+ * taken out, so "../a1063.email.txt" and "a1090.email.txt" of data/loop
+ * read "data/a1063.email.txt" and "data/loop/a1090.email.txt". */
+static void shown_path(const char *dir, const char *name, char *out, size_t size)
+{
+    char path[4096];
+    const char *tail = dir + strlen(dir);
+    while (tail > dir && tail[-1] == '/')
+        tail--;
+    const char *end = tail;
+    for (int parts = 0; tail > dir && parts < 2; parts++) {
+        while (tail > dir && tail[-1] != '/')
+            tail--;
+        if (parts == 0 && tail > dir)
+            tail--; /* past the '/' between the two parts */
+    }
+    snprintf(path, sizeof path, "%.*s/%s", (int)(end - tail), tail, name);
+    /* the parts, one at a time; ".." removes the part before it */
+    size_t n = 0;
+    out[0] = '\0';
+    char *save = NULL;
+    for (char *part = strtok_r(path, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
+        if (strcmp(part, "..") == 0 && n > 0) {
+            char *slash = strrchr(out, '/');
+            n = slash ? (size_t)(slash - out) : 0;
+            out[n] = '\0';
+        } else if (strcmp(part, ".") != 0) {
+            int w = snprintf(out + n, size - n, "%s%s", n ? "/" : "", part);
+            if (w < 0 || (size_t)w >= size - n)
+                return; /* cut: still a string */
+            n += (size_t)w;
+        }
+    }
+}
+
 /* ---- the scripted model --------------------------------------------------
  * Answers the i-th call with the i-th recorded reply.  It looks at the
  * transcript only to show that it receives the whole conversation. */
@@ -194,7 +230,11 @@ int main(int argc, char **argv)
     const contractc_setting_t settings[] = {{"temperature", "0", true}};
 
     printf("contract refund_request %s\n\n", refund_request_contract_hash);
+    /* errors: of this program (a file it cannot read, a decision it cannot
+     * log); model_errors: failed model calls, each an attempt of a
+     * decision, as `contractc stats` counts them ("model errors") */
     int errors = 0, accepted = 0, escalated = 0, failed = 0, truncated = 0, routed = 0;
+    int decisions = 0, model_errors = 0;
     char *save = NULL;
     for (char *line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (line[0] == '#' || line[0] == '\0')
@@ -232,7 +272,9 @@ int main(int argc, char **argv)
         refund_request_t rec;
         contractc_decision_t decision;
         memset(&decision, 0, sizeof decision);
-        printf("%s (%s, %zu recorded repl%s)\n", record_id, email_name, model.count,
+        char shown[512];
+        shown_path(dir, email_name, shown, sizeof shown);
+        printf("%s (%s, %zu recorded repl%s)\n", record_id, shown, model.count,
                model.count == 1 ? "y" : "ies");
         if (st == CONTRACTC_OK)
             st = contractc_loop_run(&loop, &transcript, email, email_len, &rec, &decision);
@@ -247,8 +289,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < decision.attempt_count; i++) {
             const contractc_attempt_t *a = &decision.attempts[i];
             printf("  attempt %zu: %s", i + 1, contractc_attempt_outcome_name(a->outcome));
-            if (a->outcome == CONTRACTC_ATTEMPT_MODEL_ERROR)
+            if (a->outcome == CONTRACTC_ATTEMPT_MODEL_ERROR) {
                 printf(" (%s)", a->error);
+                model_errors++;
+            }
             if (a->finish_reason[0] && strcmp(a->finish_reason, "stop") != 0)
                 printf(" finish_reason %s", a->finish_reason);
             if (a->fenced)
@@ -265,6 +309,7 @@ int main(int argc, char **argv)
         entry.settings = settings;
         entry.setting_count = sizeof settings / sizeof settings[0];
         printf("  outcome: %s\n", contractc_outcome_name(decision.outcome));
+        decisions++;
         if (decision.outcome == CONTRACTC_OUTCOME_ACCEPTED) {
             accepted++;
             if (rec.has_amount) {
@@ -310,8 +355,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "refund_loop_example: closing the decision log %s failed\n", log_path);
         errors++;
     }
-    printf("%d accepted (%d routed to a person), %d escalated, %d truncated, %d failed, %d errors\n",
-           accepted, routed, escalated, truncated, failed, errors);
+    printf("%d decisions: %d accepted (%d routed to a person), %d escalated, %d truncated, %d failed\n",
+           decisions, accepted, routed, escalated, truncated, failed);
+    printf("model errors %d (failed model calls, as `contractc stats` counts them); "
+           "errors of this program %d\n",
+           model_errors, errors);
     printf("decision log: %s\n", log_path);
     return errors ? 1 : 0;
 }

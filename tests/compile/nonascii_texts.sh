@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Generated texts with non-ASCII bytes (é, 日本, an emoji), a comment
-# terminator and a trigraph-like sequence compile warning-free with gcc and
+# terminator and a trigraph-like sequence (in texts, and in a JSON key that
+# the generated comments and tables quote: v2) compile warning-free with gcc and
 # clang as C99 and C11, both as string literals (a prompt up to 4,095 bytes) and as
 # character arrays (longer texts), and keep their bytes: NAME_prompt and
 # NAME_schema_json equal NAME.prompt.txt and NAME.schema.json byte for byte.
@@ -22,6 +23,7 @@ fields:
   a: {type: string, description: '$text'}
   b: {type: enum, values: [é, 日本], description: '$text'}
   c: {type: array, items: {type: string}, nullable: true, description: '$text $text'}
+  '$text': {type: string, nullable: true, optional: true}
 Y
 # long: 80 fields, both texts over 4,095 bytes (character arrays)
 { printf 'contract: long_texts\nversion: 1\ninstruction: '"'"'%s'"'"'\nfields:\n' "$text"

@@ -149,6 +149,8 @@ struct jv {
     const contractc_field_t *field;      /* the member's field (objects) */
     int inject;
     long dup;                    /* J_OBJ: member index written twice, or -1 */
+    bool absent;                 /* an optional member left out (kept in place, so
+                                    member i stays field i), not written */
 };
 
 static jv_t *jnew(int t)
@@ -280,11 +282,13 @@ static void serialise(buf_t *b, const jv_t *v, bool pretty)
         break;
     case J_OBJ:
         bputs(b, "{");
+        bool first = true;
         for (size_t i = 0; i < v->n; i++) {
-            size_t times = (long)i == v->dup ? 2 : 1;
+            size_t times = v->kids[i]->absent ? 0 : (long)i == v->dup ? 2 : 1;
             for (size_t k = 0; k < times; k++) {
-                if (i || k)
+                if (!first)
                     bputs(b, ",");
+                first = false;
                 bputs(b, ws(pretty));
                 put_string(b, v->keys[i], strlen(v->keys[i]), INJ_NONE);
                 bputs(b, pretty ? ": " : ":");
@@ -847,6 +851,23 @@ static jv_t *gen_object(const contractc_object_t *o, int depth)
     }
     if (!fix_rules(o, node, depth))
         rules_sure = false;
+    /* optional keys (v2): one never null that a rule made null is left out;
+     * a null one sometimes (the same to the rules); a set one sometimes,
+     * unless a rule counts it as set */
+    for (uint32_t i = 0; i < o->field_count; i++) {
+        const contractc_field_t *f = &o->fields[i];
+        if (!f->optional)
+            continue;
+        bool counted = false;
+        for (uint32_t r = 0; r < o->rule_count; r++)
+            for (uint32_t k = 0; k < o->rules[r].field_count; k++)
+                counted |= o->rules[r].fields[k] == i;
+        jv_t *kid = node->kids[i];
+        if (kid->t == J_NULL)
+            kid->absent = !f->nullable || chance(50);
+        else if (!counted)
+            kid->absent = chance(25);
+    }
     return node;
 }
 
@@ -1332,6 +1353,14 @@ static void build_reply(int cls, reply_t *r)
         case C_DROP_KEY:
             if (s->node->n) {
                 size_t k = below(s->node->n);
+                /* an optional key a group rule counts as set: leaving it out
+                 * may break the rule, which ajv cannot see (v2) */
+                const jv_t *kid = s->node->kids[k];
+                const contractc_object_t *o = s->parent ? object_of(s->node) : DIFF_CONTRACT.root;
+                if (o && kid->field && kid->field->optional && !kid->absent && kid->t != J_NULL)
+                    for (uint32_t r2 = 0; r2 < o->rule_count; r2++)
+                        for (uint32_t q = 0; q < o->rules[r2].field_count; q++)
+                            touched_rule |= &o->fields[o->rules[r2].fields[q]] == kid->field;
                 jfree(s->node->kids[k]);
                 free(s->node->keys[k]);
                 memmove(&s->node->kids[k], &s->node->kids[k + 1], (s->node->n - k - 1) * sizeof(jv_t *));

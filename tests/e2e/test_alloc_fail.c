@@ -48,6 +48,7 @@
 #include "contractc/contractc.h"
 #include "invoice.h"
 #include "refund_request.h"
+#include "signup_form.h"
 #include "text.h"
 
 #define CASES CONTRACTC_TEST_DATA "/cases/replies.jsonl"
@@ -159,6 +160,8 @@ static const contractc_contract_t *contract_named(const char *name)
         return &refund_request_contract;
     if (strcmp(name, "invoice") == 0)
         return &invoice_contract;
+    if (strcmp(name, "signup_form") == 0)
+        return &signup_form_contract;
     return NULL;
 }
 

@@ -70,7 +70,7 @@ const CLASSES = [
   ['rule operands against their fields (types, scales, nullability)',
     /^rule '[^']*': (compare takes|a sum adds|'equals' is|the operands of a sum|'[^']*' and '[^']*' differ|[a-z_]+ takes nullable)|^rule '[^']*' (names field '[^']*' twice|compares )/],
   ['names that can never be generated (reserved C names, collisions)',
-    /reserved|collide|is a C keyword|is a type of <|shadow|would not compile|choose another name|has no C constant/],
+    /reserved|collide|is a C keyword|is a type of <|is a macro|shadow|would not compile|choose another (name|c_name)|has no C constant/],
   ['patterns (syntax and the supported subset)', /invalid pattern|pattern not compiled/],
   ['values against other values (min above max, tolerance, example, max_depth)',
     /is not a valid value|fraction digits|is greater than|tolerance is in the operands|max_depth/],

@@ -161,6 +161,12 @@ CHANGES = {
     '`nullable:` added or removed':
         ('refund_request', swap('    values: [duplicate_charge, not_received, damaged, other]\n',
                                 '    values: [duplicate_charge, not_received, damaged, other]\n    nullable: true\n'), [], None),
+    '`optional:` added or removed':
+        ('refund_request', swap('    values: [duplicate_charge, not_received, damaged, other]\n',
+                                '    values: [duplicate_charge, not_received, damaged, other]\n    optional: true\n'), [], None),
+    "a field's `c_name:` (its C member)":
+        ('refund_request', swap('    values: [duplicate_charge, not_received, damaged, other]\n',
+                                '    values: [duplicate_charge, not_received, damaged, other]\n    c_name: cause\n'), [], None),
     'an enum value added, removed or moved':
         ('refund_request', swap('values: [EUR, GBP, USD]', 'values: [GBP, EUR, USD]'), [], None),
 }
