@@ -52,67 +52,67 @@ int cc_build_artifacts_grammar(const cc_contract_t *m, const char *const *dialec
     return cc_build_artifacts_tools(m, dialects, dialect_count, gbnf, NULL, 0, a, diags);
 }
 
+/* An emitter of one dialect schema or one tool definition: the shape of
+ * cc_emit_schema_dialect and cc_emit_tool (0 written, 1 refused, -1 error). */
+typedef int (*emit_one_fn)(const cc_contract_t *, const char *, char **, size_t *, char **,
+                           size_t *, char **, cc_diags_t *);
+
+/*
+ * Emits each requested name of `known` once, in request order, into out[]
+ * (capacity max, count *n): unknown names and repeats are skipped.  Returns
+ * -1 on an emitter error (out of memory), else 1 when an emitter refused a
+ * name (its diagnostic is in diags), else 0.
+ */
+static int emit_each(const cc_contract_t *m, const char *const *want, size_t want_count,
+                     const char *const *known, size_t known_count, emit_one_fn emit,
+                     cc_dialect_artifacts_t *out, size_t *n, size_t max, cc_diags_t *diags)
+{
+    int refused = 0;
+    for (size_t i = 0; i < want_count; i++) {
+        const char *name = NULL;
+        for (size_t k = 0; k < known_count; k++)
+            if (strcmp(known[k], want[i]) == 0)
+                name = known[k];
+        bool seen = false;
+        for (size_t k = 0; k < *n; k++)
+            seen = seen || out[k].name == name;
+        if (!name || seen || *n == max)
+            continue;
+        cc_dialect_artifacts_t *d = &out[*n];
+        cc_diags_t local;
+        cc_diags_init(&local);
+        int rc = emit(m, name, &d->schema, &d->schema_len, &d->notes, &d->notes_len,
+                      &d->summary, diags ? diags : &local);
+        cc_diags_free(&local);
+        if (rc < 0)
+            return -1;
+        if (rc > 0) {
+            refused = 1;
+            continue;
+        }
+        d->name = name;
+        (*n)++;
+    }
+    return refused;
+}
+
 int cc_build_artifacts_tools(const cc_contract_t *m, const char *const *dialects,
                              size_t dialect_count, bool gbnf, const char *const *tools,
                              size_t tool_count, cc_artifacts_t *a, cc_diags_t *diags)
 {
     memset(a, 0, sizeof *a);
-    int refused = 0;
-    for (size_t i = 0; i < dialect_count; i++) {
-        const char *name = NULL;
-        for (size_t k = 0; k < cc_dialect_count; k++)
-            if (strcmp(cc_dialect_names[k], dialects[i]) == 0)
-                name = cc_dialect_names[k];
-        bool seen = false;
-        for (size_t k = 0; k < a->dialect_count; k++)
-            seen = seen || a->dialects[k].name == name;
-        if (!name || seen || a->dialect_count == CC_MAX_DIALECTS)
-            continue;
-        cc_dialect_artifacts_t *d = &a->dialects[a->dialect_count];
-        cc_diags_t local;
-        cc_diags_init(&local);
-        int rc = cc_emit_schema_dialect(m, name, &d->schema, &d->schema_len, &d->notes,
-                                        &d->notes_len, &d->summary, diags ? diags : &local);
-        cc_diags_free(&local);
-        if (rc < 0) {
-            cc_artifacts_free(a);
-            return -1;
-        }
-        if (rc > 0) {
-            refused = 1;
-            continue;
-        }
-        d->name = name;
-        a->dialect_count++;
-    }
+    int rd = emit_each(m, dialects, dialect_count, cc_dialect_names, cc_dialect_count,
+                       cc_emit_schema_dialect, a->dialects, &a->dialect_count,
+                       CC_MAX_DIALECTS, diags);
     /* the tool definitions (gen_tool.c), as the dialects above */
-    for (size_t i = 0; i < tool_count; i++) {
-        const char *name = NULL;
-        for (size_t k = 0; k < cc_tool_count; k++)
-            if (strcmp(cc_tool_names[k], tools[i]) == 0)
-                name = cc_tool_names[k];
-        bool seen = false;
-        for (size_t k = 0; k < a->tool_count; k++)
-            seen = seen || a->tools[k].name == name;
-        if (!name || seen || a->tool_count == CC_MAX_TOOLS)
-            continue;
-        cc_dialect_artifacts_t *d = &a->tools[a->tool_count];
-        cc_diags_t local;
-        cc_diags_init(&local);
-        int rc = cc_emit_tool(m, name, &d->schema, &d->schema_len, &d->notes, &d->notes_len,
-                              &d->summary, diags ? diags : &local);
-        cc_diags_free(&local);
-        if (rc < 0) {
-            cc_artifacts_free(a);
-            return -1;
-        }
-        if (rc > 0) {
-            refused = 1;
-            continue;
-        }
-        d->name = name;
-        a->tool_count++;
+    int rt = rd < 0 ? -1
+                    : emit_each(m, tools, tool_count, cc_tool_names, cc_tool_count, cc_emit_tool,
+                                a->tools, &a->tool_count, CC_MAX_TOOLS, diags);
+    if (rd < 0 || rt < 0) {
+        cc_artifacts_free(a);
+        return -1;
     }
+    int refused = rd || rt;
     a->prompt = cc_emit_prompt(m, &a->prompt_len);
     a->schema = cc_emit_schema(m, &a->schema_len);
     if (!a->prompt || !a->schema ||
