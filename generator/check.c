@@ -909,8 +909,11 @@ static void check_object(checker_t *K, cc_object_t *o)
             v = v->items;
         if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !v->object->named)
             check_object(K, v->object);
-        if (v->type == CONTRACTC_TYPE_UNION)
-            check_union(K, v, f);
+        const cc_value_t *u = v;
+        while (u->type == CONTRACTC_TYPE_ARRAY && u->items) /* arrays of arrays of unions too */
+            u = u->items;
+        if (u->type == CONTRACTC_TYPE_UNION)
+            check_union(K, u, f);
     }
     for (size_t i = 0; i < o->rule_count; i++)
         check_rule(K, o, &o->rules[i]);
