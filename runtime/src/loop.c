@@ -23,6 +23,7 @@ const char *contractc_role_name(contractc_role_t role)
     case CONTRACTC_ROLE_SYSTEM: return "system";
     case CONTRACTC_ROLE_USER: return "user";
     case CONTRACTC_ROLE_ASSISTANT: return "assistant";
+    case CONTRACTC_ROLE_TOOL: return "tool";
     }
     return "?";
 }
@@ -90,8 +91,14 @@ void contractc_transcript_clear(contractc_transcript_t *transcript)
     if (!transcript)
         return;
     const contractc_allocator_t *a = transcript->allocator_;
-    for (size_t i = 0; i < transcript->count_; i++)
-        cc_free(a, transcript->items_[i].text, transcript->items_[i].len + 1);
+    for (size_t i = 0; i < transcript->count_; i++) {
+        contractc_message_t *m = &transcript->items_[i];
+        cc_free(a, m->text, m->len + 1);
+        if (m->tool_call_id)
+            cc_free(a, m->tool_call_id, strlen(m->tool_call_id) + 1);
+        if (m->tool_name)
+            cc_free(a, m->tool_name, strlen(m->tool_name) + 1);
+    }
     cc_free(a, transcript->items_, transcript->capacity_ * sizeof *transcript->items_);
     transcript->items_ = NULL;
     transcript->count_ = transcript->capacity_ = 0;
@@ -103,7 +110,7 @@ static contractc_status_t transcript_add3(contractc_transcript_t *t, contractc_r
                                           const char *p1, size_t n1, const char *p2,
                                           size_t n2, const char *p3, size_t n3)
 {
-    if (!t || role < CONTRACTC_ROLE_SYSTEM || role > CONTRACTC_ROLE_ASSISTANT)
+    if (!t || role < CONTRACTC_ROLE_SYSTEM || role > CONTRACTC_ROLE_TOOL)
         return CONTRACTC_EINVAL;
     if ((!p1 && n1) || (!p2 && n2) || (!p3 && n3))
         return CONTRACTC_EINVAL;
@@ -135,16 +142,61 @@ static contractc_status_t transcript_add3(contractc_transcript_t *t, contractc_r
         memcpy(text + n1 + n2, p3, n3);
     text[len] = '\0';
     contractc_message_t *m = &t->items_[t->count_++];
+    memset(m, 0, sizeof *m);
     m->role = role;
     m->text = text;
     m->len = len;
     return CONTRACTC_OK;
 }
 
+static char *dup_str(const contractc_allocator_t *a, const char *s);
+
+/* Gives the last message (just added) its tool call id and tool name;
+ * out of memory, the message is taken back. */
+static contractc_status_t tag_last(contractc_transcript_t *t, const char *id, const char *name,
+                                   bool is_error)
+{
+    contractc_message_t *m = &t->items_[t->count_ - 1];
+    m->is_error = is_error;
+    m->tool_call_id = dup_str(t->allocator_, id);
+    m->tool_name = name && m->tool_call_id ? dup_str(t->allocator_, name) : NULL;
+    if (m->tool_call_id && (!name || m->tool_name))
+        return CONTRACTC_OK;
+    if (m->tool_call_id)
+        cc_free(t->allocator_, m->tool_call_id, strlen(m->tool_call_id) + 1);
+    cc_free(t->allocator_, m->text, m->len + 1);
+    t->count_--;
+    return CONTRACTC_ENOMEM;
+}
+
+contractc_status_t contractc_transcript_add_tool_call(contractc_transcript_t *transcript,
+                                                      const char *id, const char *name,
+                                                      const char *args, size_t len)
+{
+    if (!id || !id[0] || !name || !name[0])
+        return CONTRACTC_EINVAL;
+    contractc_status_t st =
+        transcript_add3(transcript, CONTRACTC_ROLE_ASSISTANT, args, len, NULL, 0, NULL, 0);
+    return st == CONTRACTC_OK ? tag_last(transcript, id, name, false) : st;
+}
+
+contractc_status_t contractc_transcript_add_tool_result(contractc_transcript_t *transcript,
+                                                        const char *id, const char *text,
+                                                        size_t len, bool is_error)
+{
+    if (!id || !id[0])
+        return CONTRACTC_EINVAL;
+    contractc_status_t st =
+        transcript_add3(transcript, CONTRACTC_ROLE_TOOL, text, len, NULL, 0, NULL, 0);
+    return st == CONTRACTC_OK ? tag_last(transcript, id, NULL, is_error) : st;
+}
+
 contractc_status_t contractc_transcript_add(contractc_transcript_t *transcript,
                                             contractc_role_t role,
                                             const char *text, size_t len)
 {
+    if (role == CONTRACTC_ROLE_TOOL) /* a result needs its call's id */
+        return CONTRACTC_EINVAL;
     return transcript_add3(transcript, role, text, len, NULL, 0, NULL, 0);
 }
 
@@ -222,6 +274,9 @@ static void attempt_free(const contractc_allocator_t *a, contractc_attempt_t *at
         cc_free(a, at->refusal, at->refusal_len + 1);
     at->refusal = NULL;
     at->refusal_len = 0;
+    cc_free(a, at->tool_calls, at->tool_call_count * sizeof *at->tool_calls);
+    at->tool_calls = NULL;
+    at->tool_call_count = 0;
 }
 
 void contractc_decision_free(contractc_decision_t *decision)
@@ -249,17 +304,22 @@ static bool attempt_keep_problems(const contractc_allocator_t *a, contractc_atte
                                   const contractc_problems_t *problems)
 {
     size_t n = contractc_problems_count(problems);
-    at->dropped = problems->dropped;
+    size_t had = at->problem_count; /* a turn of tool calls appends each call's */
+    at->dropped += problems->dropped;
     if (n == 0)
         return true;
-    at->problems = cc_alloc(a, n * sizeof *at->problems);
-    if (!at->problems)
+    contractc_logged_problem_t *items = cc_alloc(a, (had + n) * sizeof *items);
+    if (!items)
         return false;
-    memset(at->problems, 0, n * sizeof *at->problems);
+    memset(items, 0, (had + n) * sizeof *items);
+    if (had)
+        memcpy(items, at->problems, had * sizeof *items);
+    cc_free(a, at->problems, had * sizeof *items);
+    at->problems = items;
     for (size_t i = 0; i < n; i++) {
         const contractc_problem_t *p = contractc_problems_at(problems, i);
-        contractc_logged_problem_t *q = &at->problems[i];
-        at->problem_count = i + 1; /* so a failure below frees what was copied */
+        contractc_logged_problem_t *q = &at->problems[had + i];
+        at->problem_count = had + i + 1; /* so a failure below frees what was copied */
         q->kind = p->kind;
         q->path = dup_str(a, p->path ? p->path : "$");
         if (!q->path)
@@ -341,6 +401,149 @@ static contractc_outcome_t outcome_of(contractc_attempt_outcome_t stop)
     case CONTRACTC_ATTEMPT_FILTERED: return CONTRACTC_OUTCOME_FILTERED;
     default: return CONTRACTC_OUTCOME_TRUNCATED;
     }
+}
+
+/* ---- a turn of tool calls ------------------------------------------------ */
+
+/* Validates the arguments of call k into `record` (the contract's record
+ * struct), its problems in `problems` (cleared first).  OK or REJECTED, or
+ * a failure status. */
+static contractc_status_t tool_parse(const contractc_contract_t *contract,
+                                     const contractc_reply_tool_call_t *call, const char *source,
+                                     size_t source_len, const contractc_options_t *options,
+                                     void *record, contractc_problems_t *problems)
+{
+    contractc_problems_clear(problems);
+    if (!call->arguments && call->arguments_len)
+        return CONTRACTC_EINVAL;
+    return contractc_parse(contract, call->arguments ? call->arguments : "",
+                           call->arguments_len, source, source_len, options, record, problems);
+}
+
+/* The call's id and name as the transcript can keep them. */
+static bool tool_call_usable(const contractc_reply_tool_call_t *call)
+{
+    return call->tool_call_id && call->tool_call_id[0] && call->name && call->name[0] &&
+           (call->arguments || !call->arguments_len);
+}
+
+/*
+ * Reads every call of the reply: `out` gets the first call's record when
+ * every call is accepted; the attempt gets one tool_calls entry per call
+ * and every rejected call's problems (`last` the first rejected call's, for
+ * the escalation).  The calls are appended as tool-call messages either way
+ * (*last_index: the first rejected call's message).  *rejected says whether
+ * any call was.  Returns CONTRACTC_OK or a failure status.
+ */
+static contractc_status_t tool_turn(const contractc_loop_t *loop, contractc_transcript_t *t,
+                                    const contractc_model_reply_t *reply, const char *source,
+                                    size_t source_len, void *out, contractc_attempt_t *at,
+                                    contractc_problems_t *last, bool *rejected,
+                                    size_t *last_index)
+{
+    const contractc_contract_t *contract = loop->contract;
+    const contractc_options_t *options = loop->options;
+    const contractc_allocator_t *a = options ? options->allocator : NULL;
+    const size_t n = reply->tool_call_count;
+    if (!reply->tool_calls || n > CONTRACTC_TRANSCRIPT_MAX_MESSAGES / 2)
+        return CONTRACTC_EINVAL;
+    for (size_t k = 0; k < n; k++)
+        if (!tool_call_usable(&reply->tool_calls[k]))
+            return CONTRACTC_EINVAL;
+    if (!(at->tool_calls = cc_alloc(a, n * sizeof *at->tool_calls)))
+        return CONTRACTC_ENOMEM;
+    memset(at->tool_calls, 0, n * sizeof *at->tool_calls);
+    at->tool_call_count = n;
+    void *scratch = cc_alloc(a, contract->root->size);
+    if (!scratch)
+        return CONTRACTC_ENOMEM;
+    contractc_problems_t problems;
+    contractc_problems_init_with(&problems, loop->problem_cap, a);
+    contractc_status_t st = CONTRACTC_OK;
+    bool have_first = false, have_last = false;
+    *rejected = false;
+    for (size_t k = 0; k < n; k++) {
+        const contractc_reply_tool_call_t *call = &reply->tool_calls[k];
+        at->tool_calls[k].tool = strcmp(call->name, contract->name) == 0 ? contract->name : NULL;
+        void *record = have_first ? scratch : out;
+        st = tool_parse(contract, call, source, source_len, options, record, &problems);
+        at->fenced = at->fenced || problems.fenced;
+        if (st == CONTRACTC_OK) {
+            if (have_first)
+                contractc_record_free(contract, scratch);
+            have_first = true;
+        } else if (st == CONTRACTC_REJECTED) {
+            *rejected = true;
+            at->tool_calls[k].problems = contractc_problems_count(&problems) + problems.dropped;
+            if (!attempt_keep_problems(a, at, &problems)) {
+                st = CONTRACTC_ENOMEM;
+                break;
+            }
+            if (!have_last) {
+                contractc_problems_t swap = *last;
+                *last = problems;
+                problems = swap;
+                have_last = true;
+                *last_index = t->count_ + k;
+            }
+        } else {
+            break;
+        }
+        st = CONTRACTC_OK;
+    }
+    for (size_t k = 0; st == CONTRACTC_OK && k < n; k++) {
+        const contractc_reply_tool_call_t *call = &reply->tool_calls[k];
+        st = contractc_transcript_add_tool_call(t, call->tool_call_id, call->name,
+                                                call->arguments, call->arguments_len);
+    }
+    if (have_first && (*rejected || st != CONTRACTC_OK))
+        contractc_record_free(contract, out); /* `out` stays zeroed */
+    contractc_problems_clear(&problems);
+    cc_free(a, scratch, contract->root->size);
+    return st;
+}
+
+/* After a rejected turn of tool calls: one tool result per call, in the
+ * calls' order -- a rejected call's repair turn (is_error), an accepted
+ * one's CONTRACTC_REPAIR_NOT_RUN.  Each call is read again for its own
+ * repair turn (the attempt kept only the log's terms). */
+static contractc_status_t tool_results(contractc_transcript_t *t,
+                                       const contractc_model_reply_t *reply,
+                                       const contractc_attempt_t *at, size_t problem_cap,
+                                       const contractc_allocator_t *a,
+                                       const contractc_contract_t *contract, const char *source,
+                                       size_t source_len, const contractc_options_t *options)
+{
+    contractc_problems_t problems;
+    contractc_problems_init_with(&problems, problem_cap, a);
+    void *scratch = cc_alloc(a, contract->root->size);
+    contractc_status_t st = scratch ? CONTRACTC_OK : CONTRACTC_ENOMEM;
+    for (size_t k = 0; st == CONTRACTC_OK && k < reply->tool_call_count; k++) {
+        const contractc_reply_tool_call_t *call = &reply->tool_calls[k];
+        if (at->tool_calls[k].problems == 0) {
+            static const char not_run[] = CONTRACTC_REPAIR_NOT_RUN;
+            st = contractc_transcript_add_tool_result(t, call->tool_call_id, not_run,
+                                                      sizeof not_run - 1, false);
+            continue;
+        }
+        st = tool_parse(contract, call, source, source_len, options, scratch, &problems);
+        if (st == CONTRACTC_OK) { /* cannot be: it was rejected above */
+            contractc_record_free(contract, scratch);
+            st = CONTRACTC_EINVAL;
+            break;
+        }
+        if (st != CONTRACTC_REJECTED)
+            break;
+        char *turn = NULL;
+        size_t turn_len = 0;
+        st = contractc_repair_prompt(&problems, &turn, &turn_len);
+        if (st == CONTRACTC_OK)
+            st = contractc_transcript_add_tool_result(t, call->tool_call_id, turn, turn_len, true);
+        free(turn); /* contractc_repair_prompt allocates with malloc */
+    }
+    contractc_problems_clear(&problems);
+    cc_free(a, scratch, contract->root->size);
+    return st;
 }
 
 /* ---- the loop ------------------------------------------------------------ */
@@ -443,6 +646,31 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
                 loop->escalate(loop->escalate_user, decision, text, reply.len, &problems);
             st = CONTRACTC_REJECTED;
             goto done;
+        }
+        if (reply.tool_call_count) {
+            /* A turn of tool calls (docs/tools.md, "Tool calls in the
+             * transcript"): every call is read, and the turn is accepted
+             * only when every call is. */
+            bool rejected = false;
+            st = tool_turn(loop, transcript, &reply, source, source_len, out, at, &last,
+                           &rejected, &last_index);
+            if (st != CONTRACTC_OK)
+                goto done;
+            if (!rejected) {
+                at->outcome = CONTRACTC_ATTEMPT_ACCEPTED;
+                at->truncated = stop == CONTRACTC_ATTEMPT_TRUNCATED;
+                decision->outcome = CONTRACTC_OUTCOME_ACCEPTED;
+                goto done;
+            }
+            at->outcome = CONTRACTC_ATTEMPT_REJECTED;
+            have_last = true;
+            st = CONTRACTC_REJECTED;
+            if (i + 1 < max_attempts &&
+                (st = tool_results(transcript, &reply, at, loop->problem_cap, a, contract,
+                                   source, source_len, options)) != CONTRACTC_OK)
+                goto done;
+            st = CONTRACTC_REJECTED;
+            continue;
         }
         st = contractc_parse(contract, text, reply.len, source, source_len, options, out,
                              &problems);

@@ -450,14 +450,18 @@ const char *contractc_check_source(const contractc_check_t *check, size_t *len);
  *   contractc_decision_free(&d);  contractc_transcript_clear(&t);
  * ======================================================================== */
 
-/* The speaker of one chat message (the chat-completions roles). */
+/* The speaker of one chat message (the chat-completions roles).
+ * Append-only.  CONTRACTC_ROLE_TOOL is a tool's result, the answer to the
+ * assistant's tool call of the same tool_call_id (docs/tools.md, "Tool
+ * calls in the transcript"). */
 typedef enum contractc_role {
     CONTRACTC_ROLE_SYSTEM = 1,
     CONTRACTC_ROLE_USER,
-    CONTRACTC_ROLE_ASSISTANT
+    CONTRACTC_ROLE_ASSISTANT,
+    CONTRACTC_ROLE_TOOL
 } contractc_role_t;
 
-/* "system", "user" or "assistant"; "?" for a value out of range. */
+/* "system", "user", "assistant" or "tool"; "?" for a value out of range. */
 const char *contractc_role_name(contractc_role_t role);
 
 /* One message: `text` holds `len` bytes plus a NUL (owned by the
@@ -469,10 +473,17 @@ typedef struct contractc_message {
     contractc_role_t role;
     char *text;
     size_t len;
+    /* A tool call (role assistant: text is its arguments, tool_name the
+     * tool called) or a tool result (role tool: text is the result): the
+     * provider's call id, NUL-terminated, owned by the transcript.  NULL
+     * for a message that is neither (then tool_name is NULL too). */
+    char *tool_call_id;
+    char *tool_name;   /* a tool call's tool; NULL for any other message */
+    bool is_error;     /* a tool result that reports an error */
 } contractc_message_t;
 
 /* Cap on the messages of one transcript (the loop adds at most two per
- * attempt). */
+ * attempt, or two per tool call of a turn). */
 #define CONTRACTC_TRANSCRIPT_MAX_MESSAGES 1024
 
 /*
@@ -503,6 +514,29 @@ void contractc_transcript_clear(contractc_transcript_t *transcript);
 contractc_status_t contractc_transcript_add(contractc_transcript_t *transcript,
                                             contractc_role_t role,
                                             const char *text, size_t len);
+
+/*
+ * Appends one tool call as an assistant message: `id` (the provider's call
+ * id, NUL-terminated), `name` (the tool called, NUL-terminated) and the
+ * call's arguments args[0..len), as the model sent them.  Consecutive tool
+ * calls are one assistant turn with several calls: a chat client sends
+ * them as one message (docs/tools.md, "Tool calls in the transcript").
+ * Returns CONTRACTC_OK, CONTRACTC_ENOMEM, or CONTRACTC_EINVAL for NULLs, an
+ * empty id or name, or a full transcript.
+ */
+contractc_status_t contractc_transcript_add_tool_call(contractc_transcript_t *transcript,
+                                                      const char *id, const char *name,
+                                                      const char *args, size_t len);
+
+/*
+ * Appends the result of the tool call `id` (NUL-terminated, as the call
+ * had it) as a message of role tool: text[0..len), and is_error when it
+ * reports an error (a rejected call's repair turn).  Results follow their
+ * calls in the calls' order.  Returns as contractc_transcript_add_tool_call.
+ */
+contractc_status_t contractc_transcript_add_tool_result(contractc_transcript_t *transcript,
+                                                        const char *id, const char *text,
+                                                        size_t len, bool is_error);
 
 /*
  * Appends the first user turn: the contract's prompt, then (when the
@@ -630,7 +664,20 @@ typedef struct contractc_attempt {
      * caller opts in to values (contractc_log_entry_t.include_value). */
     char *refusal;
     size_t refusal_len;
+    /* For a reply of tool calls: one entry per call, in the response's
+     * order (NULL / 0 for a text reply).  Owned by the decision. */
+    struct contractc_attempt_tool_call *tool_calls;
+    size_t tool_call_count;
 } contractc_attempt_t;
+
+/* One tool call of an attempt, as the log keeps it (never the model's
+ * bytes): `tool`, the contract's name when the call named the loop's
+ * contract, else NULL (not owned: the contract's string); `problems`, how
+ * many problems its arguments had (0: accepted). */
+typedef struct contractc_attempt_tool_call {
+    const char *tool;
+    size_t problems;
+} contractc_attempt_tool_call_t;
 
 /*
  * The result of one run of the loop.  Filled by contractc_loop_run (which
@@ -670,6 +717,16 @@ void contractc_decision_free(contractc_decision_t *decision);
  *   read: the token limit asked for (contractc_loop_t.max_tokens, raised by
  *   on_truncated); 0: the model function's own.
  */
+/* One tool call of a reply (contractc_model_reply_t.tool_calls): the
+ * provider's id, the tool's name (both NUL-terminated) and the exact bytes
+ * of its arguments.  The model function's, valid as the reply's text. */
+typedef struct contractc_reply_tool_call {
+    const char *tool_call_id;
+    const char *name;
+    const char *arguments;
+    size_t arguments_len;
+} contractc_reply_tool_call_t;
+
 typedef struct contractc_model_reply {
     const char *text;
     size_t len;
@@ -677,6 +734,11 @@ typedef struct contractc_model_reply {
     char error[CONTRACTC_MODEL_ERROR_SIZE];
     contractc_error_class_t error_class;
     unsigned max_tokens;
+    /* The reply's tool calls, in the response's order (NULL / 0: a text
+     * reply).  When set, the loop reads the calls and not `text`; valid as
+     * `text` is.  The chat client fills them for a response of tool calls. */
+    const contractc_reply_tool_call_t *tool_calls;
+    size_t tool_call_count;
 } contractc_model_reply_t;
 
 /* The model: reads the whole transcript and answers.  Returns 0 with a
@@ -703,6 +765,11 @@ typedef void (*contractc_escalate_fn)(void *user, const contractc_decision_t *de
  * far. */
 typedef int (*contractc_truncated_fn)(void *user, const contractc_decision_t *decision,
                                       unsigned *max_tokens);
+
+/* The result sent for a call that was accepted in a turn where another
+ * call was rejected: nothing of the turn was acted on. */
+#define CONTRACTC_REPAIR_NOT_RUN \
+    "Not run: another call of this turn was rejected. Repeat this call with the others."
 
 /* The first try plus two repairs. */
 #define CONTRACTC_LOOP_DEFAULT_ATTEMPTS 3
@@ -757,6 +824,15 @@ typedef struct contractc_loop {
  *   outcome, calls the escalation function with that reply (its problems:
  *   the parse's for `truncated`, none for the others) and returns
  *   CONTRACTC_REJECTED with `out` zeroed.
+ * - tool calls (reply->tool_call_count > 0, docs/tools.md, "Tool calls
+ *   in the transcript"): each call's arguments are parsed with the
+ *   contract (the call's name is not checked).  The reply is accepted only
+ *   when every call is: the calls are appended (tool-call messages) and
+ *   `out` holds the first call's record.  Otherwise the calls are appended
+ *   in the response's order, then, when another attempt follows, one tool
+ *   result per call in the same order: a rejected call's repair turn with
+ *   is_error, for an accepted one the words of CONTRACTC_REPAIR_NOT_RUN.
+ *   The attempt's problems are every rejected call's, in order.
  * After max_attempts, a run with at least one rejected reply ends
  * `escalated` (the escalation function gets the last one), a run of only
  * model errors ends `failed`; both return CONTRACTC_REJECTED and leave
