@@ -67,14 +67,11 @@ struct contractc_chat_client {
     cJSON *tools;       /* the definitions, an array; NULL: none */
     char *tool_choice;
     contractc_tool_calls_t calls; /* the last response's */
-    /* The tool calls that became replies: the transcript index the loop
-     * echoes each at, so a later request sends it as a tool call. */
-    struct tool_turn {
-        size_t index;
-        char *id, *name, *args;
-        size_t args_len;
-    } turns[CONTRACTC_LOOP_MAX_ATTEMPTS];
-    size_t turn_count;
+    /* The last response's calls as the loop reads them (reply.tool_calls),
+     * pointing into `calls`; an id the provider left out is made up in
+     * made_ids ("call_1", ...), since a result must name its call. */
+    contractc_reply_tool_call_t reply_calls[CONTRACTC_TOOL_CALLS_MAX];
+    char made_ids[CONTRACTC_TOOL_CALLS_MAX][16];
 };
 
 static void set_error(char *error, size_t size, const char *fmt, ...)
@@ -149,11 +146,6 @@ void contractc_chat_client_free(contractc_chat_client_t *c)
     cJSON_Delete(c->tools);
     free(c->tool_choice);
     contractc_tool_calls_free(&c->calls);
-    for (size_t i = 0; i < c->turn_count; i++) {
-        free(c->turns[i].id);
-        free(c->turns[i].name);
-        free(c->turns[i].args);
-    }
     if (c->curl)
         curl_easy_cleanup(c->curl);
     free(c);
@@ -394,102 +386,164 @@ static bool add_number(cJSON *obj, const char *key, const char *text)
     return true;
 }
 
-/* The tool call the loop echoed as transcript message i: one that became
- * a reply at that index, whose text the message still is exactly (an echo
- * cut to echo_max_bytes is not: it goes as text).  NULL when none. */
-static const struct tool_turn *echoed_call(const contractc_chat_client_t *c,
-                                           const contractc_transcript_t *t, size_t i)
+/* True when message i is a tool call (an assistant message with an id). */
+static bool is_call(const contractc_transcript_t *t, size_t i)
 {
     const contractc_message_t *m = contractc_transcript_at(t, (long)i);
-    if (!m || m->role != CONTRACTC_ROLE_ASSISTANT)
-        return NULL;
-    for (size_t k = 0; k < c->turn_count; k++) {
-        const struct tool_turn *turn = &c->turns[k];
-        if (turn->index != i || turn->args_len != m->len || memcmp(turn->args, m->text, m->len) != 0)
-            continue;
-        if (c->provider == CONTRACTC_CHAT_ANTHROPIC) {
-            /* Anthropic's input is a JSON object: bytes the strict reader
-             * does not read as one go as text */
-            bool found = false;
-            size_t b = 0, e = 0;
-            if (contractc_json_span(m->text, m->len, 0, NULL, 0, &found, &b, &e, NULL, 0) !=
-                    CONTRACTC_OK || !found || m->text[b] != '{')
-                return NULL;
-        }
-        return turn;
-    }
-    return NULL;
+    return m && m->role == CONTRACTC_ROLE_ASSISTANT && m->tool_call_id && m->tool_name;
 }
 
-/* msg = the assistant's tool call: OpenAI {"role": "assistant", "content":
- * null, "tool_calls": [{id, "type": "function", "function": {name,
- * arguments}}]}; Anthropic {"role": "assistant", "content": [{"type":
- * "tool_use", id, name, "input": <the bytes>}]}. */
-static bool add_tool_call(const contractc_chat_client_t *c, cJSON *msg, const struct tool_turn *turn)
+/* True when message i is a tool result. */
+static bool is_result(const contractc_transcript_t *t, size_t i)
 {
-    if (!cJSON_AddStringToObject(msg, "role", "assistant"))
+    const contractc_message_t *m = contractc_transcript_at(t, (long)i);
+    return m && m->role == CONTRACTC_ROLE_TOOL && m->tool_call_id;
+}
+
+/* Anthropic's tool_use input is a JSON object: a call whose bytes the
+ * strict reader does not read as one (an echo cut to echo_max_bytes, a
+ * call that is not an object) cannot go as one. */
+static bool anthropic_input_ok(const contractc_message_t *m)
+{
+    bool found = false;
+    size_t b = 0, e = 0;
+    return contractc_json_span(m->text, m->len, 0, NULL, 0, &found, &b, &e, NULL, 0) ==
+               CONTRACTC_OK && found && m->text[b] == '{';
+}
+
+/* Appends tool call m to `calls`: OpenAI's tool_calls array gets {id,
+ * "type": "function", "function": {name, arguments}}; Anthropic's content
+ * array gets {"type": "tool_use", id, name, "input": <the bytes>}. */
+static bool add_tool_call(const contractc_chat_client_t *c, cJSON *calls,
+                          const contractc_message_t *m)
+{
+    cJSON *call = cJSON_CreateObject();
+    if (!call || !cJSON_AddItemToArray(calls, call)) {
+        cJSON_Delete(call);
         return false;
+    }
     if (c->provider == CONTRACTC_CHAT_ANTHROPIC) {
-        cJSON *content = cJSON_AddArrayToObject(msg, "content");
-        cJSON *block = cJSON_CreateObject();
-        if (!content || !block || !cJSON_AddItemToArray(content, block)) {
-            cJSON_Delete(block);
-            return false;
-        }
-        cJSON *input = cJSON_CreateRaw(turn->args); /* the exact bytes, checked in echoed_call */
-        if (!cJSON_AddStringToObject(block, "type", "tool_use") ||
-            !cJSON_AddStringToObject(block, "id", turn->id) ||
-            !cJSON_AddStringToObject(block, "name", turn->name) || !input ||
-            !cJSON_AddItemToObject(block, "input", input)) {
+        cJSON *input = cJSON_CreateRaw(m->text); /* the exact bytes, checked by anthropic_input_ok */
+        if (!cJSON_AddStringToObject(call, "type", "tool_use") ||
+            !cJSON_AddStringToObject(call, "id", m->tool_call_id) ||
+            !cJSON_AddStringToObject(call, "name", m->tool_name) || !input ||
+            !cJSON_AddItemToObject(call, "input", input)) {
             cJSON_Delete(input);
             return false;
         }
         return true;
     }
-    cJSON *calls = cJSON_CreateArray();
-    cJSON *call = cJSON_CreateObject();
     cJSON *fn = cJSON_CreateObject();
-    bool ok = cJSON_AddNullToObject(msg, "content") && calls &&
-              cJSON_AddItemToObject(msg, "tool_calls", calls);
-    if (!ok)
-        cJSON_Delete(calls);
-    ok = ok && call && cJSON_AddItemToArray(calls, call);
-    if (!ok)
-        cJSON_Delete(call);
-    ok = ok && cJSON_AddStringToObject(call, "id", turn->id) &&
-         cJSON_AddStringToObject(call, "type", "function") && fn &&
-         cJSON_AddItemToObject(call, "function", fn);
-    if (!ok) {
+    if (!cJSON_AddStringToObject(call, "id", m->tool_call_id) ||
+        !cJSON_AddStringToObject(call, "type", "function") || !fn ||
+        !cJSON_AddItemToObject(call, "function", fn)) {
         cJSON_Delete(fn);
         return false;
     }
-    return cJSON_AddStringToObject(fn, "name", turn->name) &&
-           add_text(fn, "arguments", turn->args, turn->args_len);
+    return cJSON_AddStringToObject(fn, "name", m->tool_name) &&
+           add_text(fn, "arguments", m->text, m->len);
 }
 
-/* msg = the repair turn as the tool's result, an error: OpenAI {"role":
- * "tool", "tool_call_id", "content"}; Anthropic {"role": "user",
- * "content": [{"type": "tool_result", "tool_use_id", "is_error": true,
- * "content"}]}. */
-static bool add_tool_result(const contractc_chat_client_t *c, cJSON *msg,
-                            const struct tool_turn *turn, const contractc_message_t *m)
+/* Appends tool result m: OpenAI, a message {"role": "tool", "tool_call_id",
+ * "content"} to `messages`; Anthropic, a block {"type": "tool_result",
+ * "tool_use_id", "is_error": true (only when it is one), "content"} to the
+ * user message's content array `messages`. */
+static bool add_tool_result(const contractc_chat_client_t *c, cJSON *messages,
+                            const contractc_message_t *m)
 {
+    cJSON *item = cJSON_CreateObject();
+    if (!item || !cJSON_AddItemToArray(messages, item)) {
+        cJSON_Delete(item);
+        return false;
+    }
+    if (c->provider == CONTRACTC_CHAT_ANTHROPIC)
+        return cJSON_AddStringToObject(item, "type", "tool_result") &&
+               cJSON_AddStringToObject(item, "tool_use_id", m->tool_call_id) &&
+               (!m->is_error || cJSON_AddTrueToObject(item, "is_error")) &&
+               add_text(item, "content", m->text, m->len);
+    return cJSON_AddStringToObject(item, "role", "tool") &&
+           cJSON_AddStringToObject(item, "tool_call_id", m->tool_call_id) &&
+           add_text(item, "content", m->text, m->len);
+}
+
+/* Appends a message {"role": role, "content": text}. */
+static bool add_plain(cJSON *messages, const char *role, const contractc_message_t *m)
+{
+    cJSON *msg = cJSON_CreateObject();
+    if (!msg || !cJSON_AddItemToArray(messages, msg)) {
+        cJSON_Delete(msg);
+        return false;
+    }
+    return cJSON_AddStringToObject(msg, "role", role) && add_text(msg, "content", m->text, m->len);
+}
+
+/*
+ * Appends the tool calls t[i..j) (consecutive, one assistant turn) as one
+ * assistant message: OpenAI {"role": "assistant", "content": null,
+ * "tool_calls": [...]}; Anthropic {"role": "assistant", "content":
+ * [tool_use blocks]}.  Anthropic calls that cannot go as tool_use go as
+ * assistant text, one message each; *as_text says so, and their results
+ * then go as user text.
+ */
+static bool add_call_turn(const contractc_chat_client_t *c, cJSON *messages,
+                          const contractc_transcript_t *t, size_t i, size_t j, bool *as_text)
+{
+    const bool anthropic = c->provider == CONTRACTC_CHAT_ANTHROPIC;
+    *as_text = false;
+    for (size_t k = i; anthropic && k < j; k++)
+        if (!anthropic_input_ok(contractc_transcript_at(t, (long)k)))
+            *as_text = true;
+    if (*as_text) {
+        for (size_t k = i; k < j; k++)
+            if (!add_plain(messages, "assistant", contractc_transcript_at(t, (long)k)))
+                return false;
+        return true;
+    }
+    cJSON *msg = cJSON_CreateObject();
+    if (!msg || !cJSON_AddItemToArray(messages, msg)) {
+        cJSON_Delete(msg);
+        return false;
+    }
+    if (!cJSON_AddStringToObject(msg, "role", "assistant"))
+        return false;
+    if (!anthropic && !cJSON_AddNullToObject(msg, "content"))
+        return false;
+    cJSON *calls = cJSON_AddArrayToObject(msg, anthropic ? "content" : "tool_calls");
+    if (!calls)
+        return false;
+    for (size_t k = i; k < j; k++)
+        if (!add_tool_call(c, calls, contractc_transcript_at(t, (long)k)))
+            return false;
+    return true;
+}
+
+/* Appends the tool results t[i..j): OpenAI one tool message each;
+ * Anthropic one user message of tool_result blocks, or user text for
+ * results whose calls went as text (as_text). */
+static bool add_result_turn(const contractc_chat_client_t *c, cJSON *messages,
+                            const contractc_transcript_t *t, size_t i, size_t j, bool as_text)
+{
+    cJSON *into = messages;
     if (c->provider == CONTRACTC_CHAT_ANTHROPIC) {
-        cJSON *content = NULL, *block = cJSON_CreateObject();
-        bool ok = cJSON_AddStringToObject(msg, "role", "user") &&
-                  (content = cJSON_AddArrayToObject(msg, "content")) != NULL && block &&
-                  cJSON_AddItemToArray(content, block);
-        if (!ok) {
-            cJSON_Delete(block);
+        if (as_text) {
+            for (size_t k = i; k < j; k++)
+                if (!add_plain(messages, "user", contractc_transcript_at(t, (long)k)))
+                    return false;
+            return true;
+        }
+        cJSON *msg = cJSON_CreateObject();
+        if (!msg || !cJSON_AddItemToArray(messages, msg)) {
+            cJSON_Delete(msg);
             return false;
         }
-        return cJSON_AddStringToObject(block, "type", "tool_result") &&
-               cJSON_AddStringToObject(block, "tool_use_id", turn->id) &&
-               cJSON_AddTrueToObject(block, "is_error") && add_text(block, "content", m->text, m->len);
+        if (!cJSON_AddStringToObject(msg, "role", "user") ||
+            !(into = cJSON_AddArrayToObject(msg, "content")))
+            return false;
     }
-    return cJSON_AddStringToObject(msg, "role", "tool") &&
-           cJSON_AddStringToObject(msg, "tool_call_id", turn->id) &&
-           add_text(msg, "content", m->text, m->len);
+    for (size_t k = i; k < j; k++)
+        if (!add_tool_result(c, into, contractc_transcript_at(t, (long)k)))
+            return false;
+    return true;
 }
 
 /* tool_choice in the provider's form: OpenAI "auto" | "required" | "none"
@@ -538,6 +592,7 @@ static char *request_body(const contractc_chat_client_t *c, const contractc_tran
     size_t system_len = 0;
     cJSON *messages = ok ? cJSON_AddArrayToObject(root, "messages") : NULL;
     ok = messages != NULL;
+    bool calls_as_text = false; /* the last run of Anthropic tool calls went as text */
     for (size_t i = 0; ok && i < contractc_transcript_count(t); i++) {
         const contractc_message_t *m = contractc_transcript_at(t, (long)i);
         if (anthropic && m->role == CONTRACTC_ROLE_SYSTEM) {
@@ -555,27 +610,23 @@ static char *request_body(const contractc_chat_client_t *c, const contractc_tran
             system_len += m->len;
             continue;
         }
-        cJSON *msg = cJSON_CreateObject();
-        if (!msg || !cJSON_AddItemToArray(messages, msg)) {
-            cJSON_Delete(msg);
-            ok = false;
-            break;
+        /* Tool calls and their results go in the provider's form, each
+         * run of them as one turn (docs/tools.md, "Tool calls in the
+         * transcript"). */
+        size_t j = i + 1;
+        if (is_call(t, i)) {
+            while (is_call(t, j))
+                j++;
+            ok = add_call_turn(c, messages, t, i, j, &calls_as_text);
+        } else if (is_result(t, i)) {
+            while (is_result(t, j))
+                j++;
+            ok = add_result_turn(c, messages, t, i, j, calls_as_text);
+        } else {
+            calls_as_text = false;
+            ok = add_plain(messages, contractc_role_name(m->role), m);
         }
-        /* From here the array owns msg.  A tool call the loop echoed, and
-         * the repair turn after it, go as the provider's tool call and
-         * tool result. */
-        const struct tool_turn *turn = m->role == CONTRACTC_ROLE_ASSISTANT ? echoed_call(c, t, i)
-                                                                           : NULL;
-        const struct tool_turn *answer = i > 0 && m->role == CONTRACTC_ROLE_USER
-                                             ? echoed_call(c, t, i - 1)
-                                             : NULL;
-        if (turn)
-            ok = add_tool_call(c, msg, turn);
-        else if (answer)
-            ok = add_tool_result(c, msg, answer, m);
-        else
-            ok = cJSON_AddStringToObject(msg, "role", contractc_role_name(m->role)) != NULL &&
-                 add_text(msg, "content", m->text, m->len);
+        i = j - 1;
     }
     if (ok && c->tools) {
         cJSON *tools = cJSON_Duplicate(c->tools, true);
@@ -740,6 +791,8 @@ static int one_try(contractc_chat_client_t *c, const char *body, struct curl_sli
     free(c->reply);
     c->reply = NULL;
     reply->finish_reason[0] = '\0';
+    reply->tool_calls = NULL;
+    reply->tool_call_count = 0;
     CURLcode rc = perform(c, body, headers, timeout_ms, curl_error);
     /* A wait the server asked for counts whatever came after its headers. */
     c->retry_after_ms = cc_chat_retry_after_ms(c->headers, c->headers_len, time(NULL));
@@ -805,45 +858,23 @@ static int one_try(contractc_chat_client_t *c, const char *body, struct curl_sli
             reply->error[0] = '\0';
             reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
             snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", "tool_calls");
+            for (size_t k = 0; k < c->calls.count; k++) {
+                const contractc_tool_call_t *tc = &c->calls.calls[k];
+                contractc_reply_tool_call_t *out = &c->reply_calls[k];
+                snprintf(c->made_ids[k], sizeof c->made_ids[k], "call_%zu", k + 1);
+                out->tool_call_id = tc->id[0] ? tc->id : c->made_ids[k];
+                out->name = tc->name;
+                out->arguments = tc->arguments;
+                out->arguments_len = tc->arguments_len;
+            }
+            reply->tool_calls = c->reply_calls;
+            reply->tool_call_count = c->calls.count;
             outcome = 0;
         }
     }
     c->retry_after_ms = r.retry_after_ms;
     *retry = r.retry;
     return outcome;
-}
-
-/* Remembers the first tool call of the last response as the reply the
- * loop echoes at transcript index `index` (the message it appends next).
- * Out of memory or past the cap, it is not remembered: the echo then goes
- * as text. */
-static void remember_turn(contractc_chat_client_t *c, size_t index)
-{
-    const contractc_tool_call_t *call = &c->calls.calls[0];
-    for (size_t k = 0; k < c->turn_count; k++)
-        if (c->turns[k].index == index) { /* the loop called again on the same transcript */
-            free(c->turns[k].id);
-            free(c->turns[k].name);
-            free(c->turns[k].args);
-            c->turns[k] = c->turns[--c->turn_count];
-            break;
-        }
-    if (c->turn_count == sizeof c->turns / sizeof c->turns[0])
-        return;
-    struct tool_turn *t = &c->turns[c->turn_count];
-    t->index = index;
-    t->id = dup_or_null(call->id);
-    t->name = dup_or_null(call->name);
-    t->args = malloc(call->arguments_len + 1);
-    t->args_len = call->arguments_len;
-    if (!t->id || !t->name || !t->args) {
-        free(t->id);
-        free(t->name);
-        free(t->args);
-        return;
-    }
-    memcpy(t->args, call->arguments, call->arguments_len + 1);
-    c->turn_count++;
 }
 
 int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
@@ -940,10 +971,11 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
         }
         sleep_ms(wait);
     }
-    if (rc != 0)
+    if (rc != 0) {
         contractc_tool_calls_free(&c->calls);
-    if (rc == 0 && c->calls.count)
-        remember_turn(c, contractc_transcript_count(transcript));
+        reply->tool_calls = NULL;
+        reply->tool_call_count = 0;
+    }
     if (rc != 0 && c->last_attempts > 1) {
         size_t n = strlen(reply->error);
         snprintf(reply->error + n, sizeof reply->error - n, " (after %u tries)", c->last_attempts);

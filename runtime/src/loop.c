@@ -438,8 +438,8 @@ static bool tool_call_usable(const contractc_reply_tool_call_t *call)
 static contractc_status_t tool_turn(const contractc_loop_t *loop, contractc_transcript_t *t,
                                     const contractc_model_reply_t *reply, const char *source,
                                     size_t source_len, void *out, contractc_attempt_t *at,
-                                    contractc_problems_t *last, bool *rejected,
-                                    size_t *last_index)
+                                    size_t echo_max, contractc_problems_t *last,
+                                    bool *rejected, size_t *last_index)
 {
     const contractc_contract_t *contract = loop->contract;
     const contractc_options_t *options = loop->options;
@@ -491,10 +491,18 @@ static contractc_status_t tool_turn(const contractc_loop_t *loop, contractc_tran
         }
         st = CONTRACTC_OK;
     }
+    /* A rejected turn's calls are echoed as a rejected reply is (cut to
+     * echo_max bytes, with the marker); an accepted turn's are kept whole. */
     for (size_t k = 0; st == CONTRACTC_OK && k < n; k++) {
         const contractc_reply_tool_call_t *call = &reply->tool_calls[k];
-        st = contractc_transcript_add_tool_call(t, call->tool_call_id, call->name,
-                                                call->arguments, call->arguments_len);
+        if (!*rejected) {
+            st = contractc_transcript_add_tool_call(t, call->tool_call_id, call->name,
+                                                    call->arguments, call->arguments_len);
+            continue;
+        }
+        st = add_echo(t, call->arguments ? call->arguments : "", call->arguments_len, echo_max);
+        if (st == CONTRACTC_OK)
+            st = tag_last(t, call->tool_call_id, call->name, false);
     }
     if (have_first && (*rejected || st != CONTRACTC_OK))
         contractc_record_free(contract, out); /* `out` stays zeroed */
@@ -652,8 +660,8 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
              * transcript"): every call is read, and the turn is accepted
              * only when every call is. */
             bool rejected = false;
-            st = tool_turn(loop, transcript, &reply, source, source_len, out, at, &last,
-                           &rejected, &last_index);
+            st = tool_turn(loop, transcript, &reply, source, source_len, out, at, echo_max,
+                           &last, &rejected, &last_index);
             if (st != CONTRACTC_OK)
                 goto done;
             if (!rejected) {
