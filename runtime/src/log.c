@@ -159,7 +159,7 @@ static void put_key(cc_str_t *s, const char *key)
 }
 
 /* One attempt.  Keys added after the first release (truncated,
- * error_class, refusal) are written only when they say something, so a
+ * error_class, refusal, tool_calls) are written only when they say something, so a
  * decision of the first release's kinds logs the same line as then. */
 static void put_attempt(cc_str_t *s, const contractc_attempt_t *at, bool include_value)
 {
@@ -198,6 +198,20 @@ static void put_attempt(cc_str_t *s, const contractc_attempt_t *at, bool include
             put_key(s, "error_class");
             put_string(s, class_name);
         }
+    }
+    /* A reply of tool calls: each call's tool (the contract's name, never
+     * the model's bytes) and how many problems it had. */
+    if (at->tool_call_count) {
+        put_key(s, "tool_calls");
+        cc_str_puts(s, "[");
+        for (size_t i = 0; i < at->tool_call_count; i++) {
+            cc_str_puts(s, i ? ",{\"tool\":" : "{\"tool\":");
+            put_string_or_null(s, at->tool_calls[i].tool);
+            put_key(s, "problems");
+            cc_str_putu(s, at->tool_calls[i].problems);
+            cc_str_puts(s, "}");
+        }
+        cc_str_puts(s, "]");
     }
     /* The refusal's words are the model's, about the customer's text:
      * logged only where the caller opted in to values. */

@@ -1179,6 +1179,204 @@ START_TEST(anthropic_tools_tool_choice_and_the_repair_as_a_tool_result_with_is_e
 }
 END_TEST
 
+/* ---- a turn of two tool calls, one rejected (docs/tools.md, "Tool calls in
+ * the transcript") ------------------------------------------------------- */
+
+/* The second call's arguments: amount a number where a decimal string is
+ * wanted. */
+static const char number_reply[] =
+    "{\"order_id\":\"A-1063\",\"amount\":1.0,\"currency\":\"EUR\","
+    "\"amount_text\":\"1.250,00 EUR\",\"reason\":\"damaged\"}";
+
+static const char number_repair[] =
+    "Your reply was rejected. Fix every problem and reply with the corrected JSON object only:\n"
+    "- $.amount: found the number 1.0; expected a decimal like \"1250.00\" (dot, two decimals, no "
+    "separators)\n";
+
+/* A recorded OpenAI chat completion with two tool calls of refund_request. */
+static char *two_call_completion(const char *id1, const char *args1, const char *id2,
+                                 const char *args2)
+{
+    char *one = tool_completion(id1, args1);
+    cJSON *root = cJSON_Parse(one);
+    free(one);
+    cJSON *calls = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "choices"), 0), "message"),
+        "tool_calls");
+    cJSON *second = cJSON_Duplicate(cJSON_GetArrayItem(calls, 0), true);
+    cJSON_ReplaceItemInObject(second, "id", cJSON_CreateString(id2));
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(second, "function"), "arguments",
+                              cJSON_CreateString(args2));
+    cJSON_AddItemToArray(calls, second);
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+/* Runs the loop over a client whose first response is two calls (the
+ * second rejected) and whose second is two good ones; checks the decision
+ * and its log line. */
+static void run_two_call_loop(contractc_chat_client_t *client, contractc_transcript_t *t)
+{
+    contractc_transcript_init(t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = contractc_chat_model;
+    loop.model_user = client;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, t, email, strlen(email), &rec, &d), CONTRACTC_OK);
+    ck_assert_int_eq(rec.amount, 125000);
+    ck_assert_uint_eq(d.attempt_count, 2);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_REJECTED);
+    ck_assert_uint_eq(d.attempts[0].tool_call_count, 2);
+    ck_assert_str_eq(d.attempts[0].tool_calls[0].tool, "refund_request");
+    ck_assert_uint_eq(d.attempts[0].tool_calls[0].problems, 0);
+    ck_assert_uint_eq(d.attempts[0].tool_calls[1].problems, 1);
+    ck_assert_uint_eq(d.attempts[0].problem_count, 1);
+    ck_assert_str_eq(d.attempts[0].problems[0].path, "$.amount");
+    /* the transcript: prompt, two calls, two results, two accepted calls */
+    ck_assert_uint_eq(contractc_transcript_count(t), 7);
+    ck_assert_int_eq(contractc_transcript_at(t, 3)->role, CONTRACTC_ROLE_TOOL);
+    ck_assert(!contractc_transcript_at(t, 3)->is_error);
+    ck_assert(contractc_transcript_at(t, 4)->is_error);
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    char *line = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(contractc_log_format(&d, &e, NULL, NULL, NULL, &line, &len), CONTRACTC_OK);
+    ck_assert_ptr_nonnull(strstr(line, "\"tool_calls\":[{\"tool\":\"refund_request\",\"problems\":0},"
+                                       "{\"tool\":\"refund_request\",\"problems\":1}]"));
+    free(line);
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+}
+
+START_TEST(openai_two_calls_one_rejected_go_back_as_one_turn_and_two_results)
+{
+    char script[8192];
+    char *r1 = two_call_completion("call_a", good_reply, "call_b", number_reply);
+    char *r2 = two_call_completion("call_c", good_reply, "call_d", good_reply);
+    snprintf(script, sizeof script, "[{\"status\":200,\"json\":%s},{\"status\":200,\"json\":%s}]", r1, r2);
+    free(r1);
+    free(r2);
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    cfg.schema = NULL;
+    cfg.schema_name = NULL;
+    const contractc_chat_tool_t tools[] = {{refund_request_tool_openai_json, refund_request_tool_openai_json_len}};
+    cfg.tools = tools;
+    cfg.tool_count = 1;
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    run_two_call_loop(client, &t);
+
+    cJSON *reqs = requests(&s);
+    ck_assert_int_eq(cJSON_GetArraySize(reqs), 2);
+    const cJSON *m = cJSON_GetObjectItem(body_at(reqs, 1), "messages");
+    /* user, the assistant with both calls, the two results in order */
+    ck_assert_int_eq(cJSON_GetArraySize(m), 4);
+    const cJSON *assistant = cJSON_GetArrayItem(m, 1);
+    ck_assert_str_eq(str_at(assistant, "role", NULL), "assistant");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(assistant, "content")));
+    const cJSON *calls = cJSON_GetObjectItem(assistant, "tool_calls");
+    ck_assert_int_eq(cJSON_GetArraySize(calls), 2);
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(calls, 0), "id", NULL), "call_a");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(calls, 0), "function", "arguments"), good_reply);
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(calls, 1), "id", NULL), "call_b");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(calls, 1), "function", "name"), "refund_request");
+    ck_assert_str_eq(str_at(cJSON_GetArrayItem(calls, 1), "function", "arguments"), number_reply);
+    const cJSON *first = cJSON_GetArrayItem(m, 2), *second = cJSON_GetArrayItem(m, 3);
+    ck_assert_str_eq(str_at(first, "role", NULL), "tool");
+    ck_assert_str_eq(str_at(first, "tool_call_id", NULL), "call_a");
+    ck_assert_str_eq(str_at(first, "content", NULL), CONTRACTC_REPAIR_NOT_RUN);
+    ck_assert_str_eq(str_at(second, "role", NULL), "tool");
+    ck_assert_str_eq(str_at(second, "tool_call_id", NULL), "call_b");
+    ck_assert_str_eq(str_at(second, "content", NULL), number_repair);
+    char *shown = cJSON_PrintUnformatted(m);
+    printf("client: OpenAI two calls, request 2 messages[1..3]: %.1200s\n", strstr(shown, "{\"role\":\"assistant\""));
+    free(shown);
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+START_TEST(anthropic_two_calls_one_rejected_go_back_as_tool_use_blocks_and_tool_results)
+{
+    char script[16384], r1[4096], r2[4096];
+#define ANTHROPIC_TWO_TOOL_USES                                                                \
+    "{\"id\":\"msg_t\",\"type\":\"message\",\"role\":\"assistant\",\"content\":["                 \
+    "{\"type\":\"tool_use\",\"id\":\"%s\",\"name\":\"refund_request\",\"input\":%s},"          \
+    "{\"type\":\"tool_use\",\"id\":\"%s\",\"name\":\"refund_request\",\"input\":%s}],"         \
+    "\"stop_reason\":\"tool_use\"}"
+    snprintf(r1, sizeof r1, ANTHROPIC_TWO_TOOL_USES, "toolu_a", good_reply, "toolu_b", number_reply);
+    snprintf(r2, sizeof r2, ANTHROPIC_TWO_TOOL_USES, "toolu_c", good_reply, "toolu_d", good_reply);
+    char *q1 = as_json_text(r1), *q2 = as_json_text(r2);
+    snprintf(script, sizeof script, "[{\"status\":200,\"raw\":%s},{\"status\":200,\"raw\":%s}]", q1, q2);
+    free(q1);
+    free(q2);
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    cfg.provider = CONTRACTC_CHAT_ANTHROPIC;
+    cfg.schema = NULL;
+    cfg.schema_name = NULL;
+    const contractc_chat_tool_t tools[] = {{refund_request_tool_anthropic_json,
+                                            refund_request_tool_anthropic_json_len}};
+    cfg.tools = tools;
+    cfg.tool_count = 1;
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    run_two_call_loop(client, &t);
+
+    cJSON *reqs = requests(&s);
+    ck_assert_int_eq(cJSON_GetArraySize(reqs), 2);
+    const cJSON *m = cJSON_GetObjectItem(body_at(reqs, 1), "messages");
+    /* user, the assistant with both tool_use blocks, one user message with
+     * both tool_result blocks in order */
+    ck_assert_int_eq(cJSON_GetArraySize(m), 3);
+    const cJSON *assistant = cJSON_GetArrayItem(m, 1), *user = cJSON_GetArrayItem(m, 2);
+    ck_assert_str_eq(str_at(assistant, "role", NULL), "assistant");
+    const cJSON *uses = cJSON_GetObjectItem(assistant, "content");
+    ck_assert_int_eq(cJSON_GetArraySize(uses), 2);
+    const cJSON *use1 = cJSON_GetArrayItem(uses, 0), *use2 = cJSON_GetArrayItem(uses, 1);
+    ck_assert_str_eq(str_at(use1, "type", NULL), "tool_use");
+    ck_assert_str_eq(str_at(use1, "id", NULL), "toolu_a");
+    ck_assert_str_eq(str_at(use2, "type", NULL), "tool_use");
+    ck_assert_str_eq(str_at(use2, "id", NULL), "toolu_b");
+    ck_assert_str_eq(str_at(use2, "name", NULL), "refund_request");
+    cJSON *want1 = cJSON_Parse(good_reply), *want2 = cJSON_Parse(number_reply);
+    ck_assert(cJSON_Compare(cJSON_GetObjectItem(use1, "input"), want1, true));
+    ck_assert(cJSON_Compare(cJSON_GetObjectItem(use2, "input"), want2, true));
+    cJSON_Delete(want1);
+    cJSON_Delete(want2);
+    ck_assert_str_eq(str_at(user, "role", NULL), "user");
+    const cJSON *results = cJSON_GetObjectItem(user, "content");
+    ck_assert_int_eq(cJSON_GetArraySize(results), 2);
+    const cJSON *res1 = cJSON_GetArrayItem(results, 0), *res2 = cJSON_GetArrayItem(results, 1);
+    ck_assert_str_eq(str_at(res1, "type", NULL), "tool_result");
+    ck_assert_str_eq(str_at(res1, "tool_use_id", NULL), "toolu_a");
+    ck_assert_ptr_null(cJSON_GetObjectItem(res1, "is_error"));
+    ck_assert_str_eq(str_at(res1, "content", NULL), CONTRACTC_REPAIR_NOT_RUN);
+    ck_assert_str_eq(str_at(res2, "type", NULL), "tool_result");
+    ck_assert_str_eq(str_at(res2, "tool_use_id", NULL), "toolu_b");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(res2, "is_error")));
+    ck_assert_str_eq(str_at(res2, "content", NULL), number_repair);
+    char *shown = cJSON_PrintUnformatted(m);
+    printf("client: Anthropic two calls, request 2 messages[1..2]: %.1400s\n", strstr(shown, "{\"role\":\"assistant\""));
+    free(shown);
+    cJSON_Delete(reqs);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
 START_TEST(tool_configurations_are_checked)
 {
     contractc_chat_config_t cfg = config_for(NULL, 1000, 0);
@@ -1361,6 +1559,8 @@ int main(void)
     tcase_add_test(t, bad_configurations_are_refused_with_the_reason);
     tcase_add_test(t, openai_tools_tool_choice_and_the_repair_as_a_tool_message);
     tcase_add_test(t, anthropic_tools_tool_choice_and_the_repair_as_a_tool_result_with_is_error);
+    tcase_add_test(t, openai_two_calls_one_rejected_go_back_as_one_turn_and_two_results);
+    tcase_add_test(t, anthropic_two_calls_one_rejected_go_back_as_tool_use_blocks_and_tool_results);
     tcase_add_test(t, tool_configurations_are_checked);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
