@@ -758,6 +758,136 @@ static void count_free(void *ctx, void *ptr, size_t size)
     free(ptr);
 }
 
+/* ---- a turn of tool calls (docs/tools.md, "Tool calls in the transcript") */
+
+/* A model that answers with tool calls: first call_a (good) and call_b
+ * (the comma amount), then call_c and call_d (both good). */
+typedef struct tool_script {
+    int calls;
+    size_t seen_count; /* the transcript's size at the second call */
+} tool_script_t;
+
+static int tool_model(void *user, const contractc_transcript_t *t, contractc_model_reply_t *reply)
+{
+    tool_script_t *s = user;
+    static contractc_reply_tool_call_t first[2], second[2];
+    first[0] = (contractc_reply_tool_call_t){"call_a", "refund_request", good_reply, strlen(good_reply)};
+    first[1] = (contractc_reply_tool_call_t){"call_b", "refund_request", comma_reply, strlen(comma_reply)};
+    second[0] = (contractc_reply_tool_call_t){"call_c", "refund_request", good_reply, strlen(good_reply)};
+    second[1] = (contractc_reply_tool_call_t){"call_d", "other_tool", good_reply, strlen(good_reply)};
+    if (s->calls++ == 1)
+        s->seen_count = contractc_transcript_count(t);
+    reply->tool_calls = s->calls == 1 ? first : second;
+    reply->tool_call_count = 2;
+    reply->text = reply->tool_calls[0].arguments;
+    reply->len = reply->tool_calls[0].arguments_len;
+    snprintf(reply->finish_reason, sizeof reply->finish_reason, "tool_calls");
+    return 0;
+}
+
+START_TEST(a_turn_of_tool_calls_is_answered_by_one_result_per_call_in_order)
+{
+    tool_script_t s = {0, 0};
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = tool_model;
+    loop.model_user = &s;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_OK);
+    ck_assert_int_eq(rec.amount, 125000);
+    ck_assert_uint_eq(s.seen_count, 5);
+    ck_assert_uint_eq(contractc_transcript_count(&t), 7);
+    const contractc_message_t *m;
+    m = contractc_transcript_at(&t, 1);
+    ck_assert_int_eq(m->role, CONTRACTC_ROLE_ASSISTANT);
+    ck_assert_str_eq(m->tool_call_id, "call_a");
+    ck_assert_str_eq(m->tool_name, "refund_request");
+    ck_assert_str_eq(m->text, good_reply);
+    m = contractc_transcript_at(&t, 2);
+    ck_assert_str_eq(m->tool_call_id, "call_b");
+    ck_assert_str_eq(m->text, comma_reply);
+    m = contractc_transcript_at(&t, 3);
+    ck_assert_int_eq(m->role, CONTRACTC_ROLE_TOOL);
+    ck_assert_str_eq(m->tool_call_id, "call_a");
+    ck_assert_ptr_null(m->tool_name);
+    ck_assert(!m->is_error);
+    ck_assert_str_eq(m->text, CONTRACTC_REPAIR_NOT_RUN);
+    m = contractc_transcript_at(&t, 4);
+    ck_assert_str_eq(m->tool_call_id, "call_b");
+    ck_assert(m->is_error);
+    ck_assert_str_eq(m->text, comma_repair);
+    ck_assert_str_eq(contractc_transcript_at(&t, 6)->tool_call_id, "call_d");
+    ck_assert_uint_eq(d.attempts[0].tool_call_count, 2);
+    ck_assert_uint_eq(d.attempts[0].tool_calls[1].problems, 1);
+    ck_assert_uint_eq(d.attempts[1].tool_call_count, 2);
+    ck_assert_str_eq(d.attempts[1].tool_calls[0].tool, "refund_request");
+    ck_assert_ptr_null(d.attempts[1].tool_calls[1].tool); /* not the contract's name */
+    ck_assert_str_eq(contractc_role_name(CONTRACTC_ROLE_TOOL), "tool");
+    ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_TOOL, "x", 1), CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_transcript_add_tool_call(&t, "", "n", "{}", 2), CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_transcript_add_tool_call(&t, "id", NULL, "{}", 2), CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_transcript_add_tool_result(&t, NULL, "x", 1, true), CONTRACTC_EINVAL);
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+}
+END_TEST
+
+START_TEST(a_turn_of_tool_calls_survives_every_allocation_failure)
+{
+    long ok_runs = 0, enomem_runs = 0;
+    for (long fail = 1; fail < 600; fail++) {
+        counting_t c = {0, 0, fail, 0};
+        contractc_allocator_t a = {count_alloc, count_free, &c};
+        contractc_options_t options;
+        memset(&options, 0, sizeof options);
+        options.allocator = &a;
+        tool_script_t s = {0, 0};
+        contractc_transcript_t t;
+        contractc_transcript_init(&t, &a);
+        contractc_status_t st = contractc_transcript_begin(&t, &refund_request_contract,
+                                                           refund_request_prompt,
+                                                           refund_request_prompt_len, email,
+                                                           strlen(email));
+        contractc_decision_t d;
+        refund_request_t rec;
+        memset(&rec, 0, sizeof rec);
+        if (st == CONTRACTC_OK) {
+            contractc_loop_t loop;
+            memset(&loop, 0, sizeof loop);
+            loop.contract = &refund_request_contract;
+            loop.model = tool_model;
+            loop.model_user = &s;
+            loop.options = &options;
+            st = contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d);
+            if (st == CONTRACTC_OK)
+                ck_assert_int_eq(rec.amount, 125000);
+            contractc_record_free(&refund_request_contract, &rec);
+            contractc_decision_free(&d);
+        }
+        ck_assert_msg(st == CONTRACTC_OK || st == CONTRACTC_ENOMEM, "failing allocation %ld: %s",
+                      fail, contractc_status_name(st));
+        contractc_transcript_clear(&t);
+        ck_assert_msg(c.live == 0 && c.allocs == c.frees, "failing allocation %ld leaks", fail);
+        if (st == CONTRACTC_OK)
+            ok_runs++;
+        else
+            enomem_runs++;
+        if (c.fail_at)
+            break;
+    }
+    ck_assert_int_gt(enomem_runs, 10);
+    ck_assert_int_eq(ok_runs, 1);
+}
+END_TEST
+
 START_TEST(every_allocation_failure_is_reported_and_nothing_leaks)
 {
     long ok_runs = 0, enomem_runs = 0;
@@ -835,6 +965,8 @@ int main(void)
     tcase_add_test(l, a_failed_model_call_keeps_its_error_class);
     tcase_add_test(l, a_long_rejected_reply_is_echoed_cut_to_16_kib_with_a_marker);
     tcase_add_test(l, every_allocation_failure_is_reported_and_nothing_leaks);
+    tcase_add_test(l, a_turn_of_tool_calls_is_answered_by_one_result_per_call_in_order);
+    tcase_add_test(l, a_turn_of_tool_calls_survives_every_allocation_failure);
     suite_add_tcase(s, l);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
