@@ -405,19 +405,25 @@ static contractc_outcome_t outcome_of(contractc_attempt_outcome_t stop)
 
 /* ---- a turn of tool calls ------------------------------------------------ */
 
-/* Validates the arguments of call k into `record` (the contract's record
- * struct), its problems in `problems` (cleared first).  OK or REJECTED, or
- * a failure status. */
-static contractc_status_t tool_parse(const contractc_contract_t *contract,
+/* Routes call `call` through the loop's one-tool set (the contract, by
+ * loop->tool_name or its own name) and validates its arguments into
+ * `record` (the contract's record struct); its problems in `problems`
+ * (cleared first).  OK or REJECTED, or a failure status. */
+static contractc_status_t tool_parse(const contractc_loop_t *loop,
                                      const contractc_reply_tool_call_t *call, const char *source,
-                                     size_t source_len, const contractc_options_t *options,
-                                     void *record, contractc_problems_t *problems)
+                                     size_t source_len, void *record,
+                                     contractc_problems_t *problems)
 {
     contractc_problems_clear(problems);
     if (!call->arguments && call->arguments_len)
         return CONTRACTC_EINVAL;
-    return contractc_parse(contract, call->arguments ? call->arguments : "",
-                           call->arguments_len, source, source_len, options, record, problems);
+    const contractc_tool_t tool = {loop->contract, loop->tool_name};
+    const contractc_toolset_t set = {&tool, 1, loop->options};
+    void *const records[1] = {record};
+    size_t which = CONTRACTC_TOOL_NONE;
+    return contractc_toolset_parse(&set, call->name, call->arguments ? call->arguments : "",
+                                   call->arguments_len, source, source_len, &which, records,
+                                   problems);
 }
 
 /* The call's id and name as the transcript can keep them. */
@@ -464,9 +470,10 @@ static contractc_status_t tool_turn(const contractc_loop_t *loop, contractc_tran
     *rejected = false;
     for (size_t k = 0; k < n; k++) {
         const contractc_reply_tool_call_t *call = &reply->tool_calls[k];
-        at->tool_calls[k].tool = strcmp(call->name, contract->name) == 0 ? contract->name : NULL;
+        const char *tool = loop->tool_name ? loop->tool_name : contract->name;
+        at->tool_calls[k].tool = strcmp(call->name, tool) == 0 ? tool : NULL;
         void *record = have_first ? scratch : out;
-        st = tool_parse(contract, call, source, source_len, options, record, &problems);
+        st = tool_parse(loop, call, source, source_len, record, &problems);
         at->fenced = at->fenced || problems.fenced;
         if (st == CONTRACTC_OK) {
             if (have_first)
@@ -515,13 +522,14 @@ static contractc_status_t tool_turn(const contractc_loop_t *loop, contractc_tran
  * calls' order -- a rejected call's repair turn (is_error), an accepted
  * one's CONTRACTC_REPAIR_NOT_RUN.  Each call is read again for its own
  * repair turn (the attempt kept only the log's terms). */
-static contractc_status_t tool_results(contractc_transcript_t *t,
+static contractc_status_t tool_results(const contractc_loop_t *loop, contractc_transcript_t *t,
                                        const contractc_model_reply_t *reply,
-                                       const contractc_attempt_t *at, size_t problem_cap,
-                                       const contractc_allocator_t *a,
-                                       const contractc_contract_t *contract, const char *source,
-                                       size_t source_len, const contractc_options_t *options)
+                                       const contractc_attempt_t *at, const char *source,
+                                       size_t source_len)
 {
+    const contractc_contract_t *contract = loop->contract;
+    const contractc_allocator_t *a = loop->options ? loop->options->allocator : NULL;
+    const size_t problem_cap = loop->problem_cap;
     contractc_problems_t problems;
     contractc_problems_init_with(&problems, problem_cap, a);
     void *scratch = cc_alloc(a, contract->root->size);
@@ -534,7 +542,7 @@ static contractc_status_t tool_results(contractc_transcript_t *t,
                                                       sizeof not_run - 1, false);
             continue;
         }
-        st = tool_parse(contract, call, source, source_len, options, scratch, &problems);
+        st = tool_parse(loop, call, source, source_len, scratch, &problems);
         if (st == CONTRACTC_OK) { /* cannot be: it was rejected above */
             contractc_record_free(contract, scratch);
             st = CONTRACTC_EINVAL;
@@ -674,8 +682,8 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
             have_last = true;
             st = CONTRACTC_REJECTED;
             if (i + 1 < max_attempts &&
-                (st = tool_results(transcript, &reply, at, loop->problem_cap, a, contract,
-                                   source, source_len, options)) != CONTRACTC_OK)
+                (st = tool_results(loop, transcript, &reply, at, source, source_len)) !=
+                    CONTRACTC_OK)
                 goto done;
             st = CONTRACTC_REJECTED;
             continue;

@@ -774,7 +774,7 @@ static int tool_model(void *user, const contractc_transcript_t *t, contractc_mod
     first[0] = (contractc_reply_tool_call_t){"call_a", "refund_request", good_reply, strlen(good_reply)};
     first[1] = (contractc_reply_tool_call_t){"call_b", "refund_request", comma_reply, strlen(comma_reply)};
     second[0] = (contractc_reply_tool_call_t){"call_c", "refund_request", good_reply, strlen(good_reply)};
-    second[1] = (contractc_reply_tool_call_t){"call_d", "other_tool", good_reply, strlen(good_reply)};
+    second[1] = (contractc_reply_tool_call_t){"call_d", "refund_request", good_reply, strlen(good_reply)};
     if (s->calls++ == 1)
         s->seen_count = contractc_transcript_count(t);
     reply->tool_calls = s->calls == 1 ? first : second;
@@ -828,13 +828,49 @@ START_TEST(a_turn_of_tool_calls_is_answered_by_one_result_per_call_in_order)
     ck_assert_uint_eq(d.attempts[0].tool_calls[1].problems, 1);
     ck_assert_uint_eq(d.attempts[1].tool_call_count, 2);
     ck_assert_str_eq(d.attempts[1].tool_calls[0].tool, "refund_request");
-    ck_assert_ptr_null(d.attempts[1].tool_calls[1].tool); /* not the contract's name */
+    ck_assert_str_eq(d.attempts[1].tool_calls[1].tool, "refund_request");
     ck_assert_str_eq(contractc_role_name(CONTRACTC_ROLE_TOOL), "tool");
     ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_TOOL, "x", 1), CONTRACTC_EINVAL);
     ck_assert_int_eq(contractc_transcript_add_tool_call(&t, "", "n", "{}", 2), CONTRACTC_EINVAL);
     ck_assert_int_eq(contractc_transcript_add_tool_call(&t, "id", NULL, "{}", 2), CONTRACTC_EINVAL);
     ck_assert_int_eq(contractc_transcript_add_tool_result(&t, NULL, "x", 1, true), CONTRACTC_EINVAL);
     refund_request_free(&rec);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+}
+END_TEST
+
+/* A call of another name than the loop's tool is rejected as unknown_tool,
+ * and the log's term for it is null (never the model's name). */
+START_TEST(a_tool_call_of_another_name_is_rejected_as_unknown_tool)
+{
+    tool_script_t s = {0, 0};
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = tool_model;
+    loop.model_user = &s;
+    loop.max_attempts = 1;
+    loop.tool_name = "refund";
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d),
+                     CONTRACTC_REJECTED);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_ESCALATED);
+    ck_assert_uint_eq(d.attempts[0].tool_call_count, 2);
+    ck_assert_ptr_null(d.attempts[0].tool_calls[0].tool);
+    ck_assert_uint_eq(d.attempts[0].tool_calls[0].problems, 1);
+    ck_assert_uint_eq(d.attempts[0].problem_count, 2);
+    ck_assert_int_eq(d.attempts[0].problems[0].kind, CONTRACTC_KIND_UNKNOWN_TOOL);
+    ck_assert_str_eq(d.attempts[0].problems[0].path, "$");
+    /* the calls are echoed, no result follows the last attempt */
+    ck_assert_uint_eq(contractc_transcript_count(&t), 3);
+    ck_assert_str_eq(contractc_transcript_at(&t, -1)->tool_call_id, "call_b");
     contractc_decision_free(&d);
     contractc_transcript_clear(&t);
 }
@@ -967,6 +1003,7 @@ int main(void)
     tcase_add_test(l, every_allocation_failure_is_reported_and_nothing_leaks);
     tcase_add_test(l, a_turn_of_tool_calls_is_answered_by_one_result_per_call_in_order);
     tcase_add_test(l, a_turn_of_tool_calls_survives_every_allocation_failure);
+    tcase_add_test(l, a_tool_call_of_another_name_is_rejected_as_unknown_tool);
     suite_add_tcase(s, l);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -671,8 +671,8 @@ typedef struct contractc_attempt {
 } contractc_attempt_t;
 
 /* One tool call of an attempt, as the log keeps it (never the model's
- * bytes): `tool`, the contract's name when the call named the loop's
- * contract, else NULL (not owned: the contract's string); `problems`, how
+ * bytes): `tool`, the loop's tool name when the call named it, else NULL
+ * (not owned: the loop's or the contract's string); `problems`, how
  * many problems its arguments had (0: accepted). */
 typedef struct contractc_attempt_tool_call {
     const char *tool;
@@ -798,6 +798,11 @@ typedef struct contractc_loop {
     contractc_truncated_fn on_truncated; /* may be NULL */
     void *on_truncated_user;
     unsigned max_tokens;              /* passed to the model; 0: its own */
+    /* The name the model calls the contract by in a tool call (the name of
+     * its tool definition); NULL: the contract's name, as `generate
+     * --tool` writes it.  A call of another name is rejected
+     * (`unknown_tool`). */
+    const char *tool_name;
 } contractc_loop_t;
 
 /*
@@ -825,8 +830,9 @@ typedef struct contractc_loop {
  *   the parse's for `truncated`, none for the others) and returns
  *   CONTRACTC_REJECTED with `out` zeroed.
  * - tool calls (reply->tool_call_count > 0, docs/tools.md, "Tool calls
- *   in the transcript"): each call's arguments are parsed with the
- *   contract (the call's name is not checked).  The reply is accepted only
+ *   in the transcript"): each call is routed by its name through a
+ *   one-tool set of the contract (contractc_toolset_parse; `tool_name`)
+ *   and its arguments parsed.  The reply is accepted only
  *   when every call is: the calls are appended (tool-call messages) and
  *   `out` holds the first call's record.  Otherwise the calls are appended
  *   in the response's order, then, when another attempt follows, one tool
