@@ -274,6 +274,9 @@ static void attempt_free(const contractc_allocator_t *a, contractc_attempt_t *at
         cc_free(a, at->refusal, at->refusal_len + 1);
     at->refusal = NULL;
     at->refusal_len = 0;
+    for (size_t i = 0; i < at->tool_call_count; i++)
+        if (at->tool_calls[i].tool)
+            cc_free(a, at->tool_calls[i].tool, strlen(at->tool_calls[i].tool) + 1);
     cc_free(a, at->tool_calls, at->tool_call_count * sizeof *at->tool_calls);
     at->tool_calls = NULL;
     at->tool_call_count = 0;
@@ -426,11 +429,19 @@ static contractc_status_t tool_parse(const contractc_loop_t *loop,
                                    problems);
 }
 
-/* The call's id and name as the transcript can keep them. */
-static bool tool_call_usable(const contractc_reply_tool_call_t *call)
+/* The reply's calls as the transcript can keep them: ids and names,
+ * arguments' bytes, and few enough for two messages each. */
+static bool tool_calls_usable(const contractc_model_reply_t *reply)
 {
-    return call->tool_call_id && call->tool_call_id[0] && call->name && call->name[0] &&
-           (call->arguments || !call->arguments_len);
+    if (!reply->tool_calls || reply->tool_call_count > CONTRACTC_TRANSCRIPT_MAX_MESSAGES / 2)
+        return false;
+    for (size_t k = 0; k < reply->tool_call_count; k++) {
+        const contractc_reply_tool_call_t *call = &reply->tool_calls[k];
+        if (!call->tool_call_id || !call->tool_call_id[0] || !call->name || !call->name[0] ||
+            (!call->arguments && call->arguments_len))
+            return false;
+    }
+    return true;
 }
 
 /*
@@ -450,12 +461,7 @@ static contractc_status_t tool_turn(const contractc_loop_t *loop, contractc_tran
     const contractc_contract_t *contract = loop->contract;
     const contractc_options_t *options = loop->options;
     const contractc_allocator_t *a = options ? options->allocator : NULL;
-    const size_t n = reply->tool_call_count;
-    if (!reply->tool_calls || n > CONTRACTC_TRANSCRIPT_MAX_MESSAGES / 2)
-        return CONTRACTC_EINVAL;
-    for (size_t k = 0; k < n; k++)
-        if (!tool_call_usable(&reply->tool_calls[k]))
-            return CONTRACTC_EINVAL;
+    const size_t n = reply->tool_call_count; /* tool_calls_usable holds */
     if (!(at->tool_calls = cc_alloc(a, n * sizeof *at->tool_calls)))
         return CONTRACTC_ENOMEM;
     memset(at->tool_calls, 0, n * sizeof *at->tool_calls);
@@ -471,7 +477,10 @@ static contractc_status_t tool_turn(const contractc_loop_t *loop, contractc_tran
     for (size_t k = 0; k < n; k++) {
         const contractc_reply_tool_call_t *call = &reply->tool_calls[k];
         const char *tool = loop->tool_name ? loop->tool_name : contract->name;
-        at->tool_calls[k].tool = strcmp(call->name, tool) == 0 ? tool : NULL;
+        if (strcmp(call->name, tool) == 0 && !(at->tool_calls[k].tool = dup_str(a, tool))) {
+            st = CONTRACTC_ENOMEM;
+            break;
+        }
         void *record = have_first ? scratch : out;
         st = tool_parse(loop, call, source, source_len, record, &problems);
         at->fenced = at->fenced || problems.fenced;
@@ -632,6 +641,12 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
             rc = -1;
             copy_fixed(reply.error, sizeof reply.error,
                        "the model function returned a length without text", SIZE_MAX);
+        }
+        if (rc == 0 && reply.tool_call_count && !tool_calls_usable(&reply)) {
+            rc = -1;
+            copy_fixed(reply.error, sizeof reply.error,
+                       "the model function returned a tool call without an id, a name or "
+                       "its arguments' bytes", SIZE_MAX);
         }
         if (rc != 0) {
             at->outcome = CONTRACTC_ATTEMPT_MODEL_ERROR;

@@ -876,6 +876,45 @@ START_TEST(a_tool_call_of_another_name_is_rejected_as_unknown_tool)
 }
 END_TEST
 
+static int idless_model(void *user, const contractc_transcript_t *t, contractc_model_reply_t *reply)
+{
+    (void)user;
+    (void)t;
+    static contractc_reply_tool_call_t call;
+    call = (contractc_reply_tool_call_t){"", "refund_request", good_reply, strlen(good_reply)};
+    reply->tool_calls = &call;
+    reply->tool_call_count = 1;
+    return 0;
+}
+
+/* A tool call without an id cannot be answered: the model function's
+ * error, not the model's. */
+START_TEST(a_tool_call_without_an_id_is_a_model_error)
+{
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = idless_model;
+    loop.max_attempts = 1;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d),
+                     CONTRACTC_REJECTED);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_FAILED);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
+    ck_assert_str_eq(d.attempts[0].error, "the model function returned a tool call without an id, "
+                                          "a name or its arguments' bytes");
+    ck_assert_uint_eq(contractc_transcript_count(&t), 1);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+}
+END_TEST
+
 START_TEST(a_turn_of_tool_calls_survives_every_allocation_failure)
 {
     long ok_runs = 0, enomem_runs = 0;
@@ -1004,6 +1043,7 @@ int main(void)
     tcase_add_test(l, a_turn_of_tool_calls_is_answered_by_one_result_per_call_in_order);
     tcase_add_test(l, a_turn_of_tool_calls_survives_every_allocation_failure);
     tcase_add_test(l, a_tool_call_of_another_name_is_rejected_as_unknown_tool);
+    tcase_add_test(l, a_tool_call_without_an_id_is_a_model_error);
     suite_add_tcase(s, l);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

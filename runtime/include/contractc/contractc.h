@@ -672,10 +672,10 @@ typedef struct contractc_attempt {
 
 /* One tool call of an attempt, as the log keeps it (never the model's
  * bytes): `tool`, the loop's tool name when the call named it, else NULL
- * (not owned: the loop's or the contract's string); `problems`, how
+ * (a copy owned by the decision); `problems`, how
  * many problems its arguments had (0: accepted). */
 typedef struct contractc_attempt_tool_call {
-    const char *tool;
+    char *tool;
     size_t problems;
 } contractc_attempt_tool_call_t;
 
@@ -838,7 +838,9 @@ typedef struct contractc_loop {
  *   in the response's order, then, when another attempt follows, one tool
  *   result per call in the same order: a rejected call's repair turn with
  *   is_error, for an accepted one the words of CONTRACTC_REPAIR_NOT_RUN.
- *   The attempt's problems are every rejected call's, in order.
+ *   The attempt's problems are every rejected call's, in order.  A call
+ *   without an id or a name (or with a length but no bytes) is a model
+ *   error: it could not be answered.
  * After max_attempts, a run with at least one rejected reply ends
  * `escalated` (the escalation function gets the last one), a run of only
  * model errors ends `failed`; both return CONTRACTC_REJECTED and leave
