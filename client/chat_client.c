@@ -828,8 +828,9 @@ static int one_try(contractc_chat_client_t *c, const char *body, struct curl_sli
     c->reply = r.text; /* reply->text points here, until the next call */
     if (c->tools && c->last_status == 200 && !(outcome == 0 && r.text && r.text[0] &&
                                                c->provider != CONTRACTC_CHAT_ANTHROPIC)) {
-        /* With tools a reply may be tool calls: the first call's arguments,
-         * their exact bytes, are the reply (an OpenAI content null is one) */
+        /* With tools a reply may be tool calls: every call goes to the loop
+         * (reply->tool_calls), the first call's arguments, their exact
+         * bytes, are also the reply text (an OpenAI content null is one) */
         char why[CONTRACTC_MODEL_ERROR_SIZE];
         contractc_tool_format_t format = c->provider == CONTRACTC_CHAT_ANTHROPIC
                                              ? CONTRACTC_TOOL_ANTHROPIC

@@ -144,14 +144,15 @@ typedef struct contractc_chat_config {
      * is given.  tool_choice: NULL (not sent), "auto", "required" (Anthropic
      * {"type": "any"}), "none", or one tool's name (that tool, forced).
      * A response's tool calls are read with their exact argument bytes
-     * (contractc_tool_calls_read): the first call's arguments are the
-     * reply text (finish_reason "tool_calls", OpenAI's word, for both
-     * providers), all of them are in contractc_chat_last_tool_calls().
-     * When the loop echoes such a reply and adds its repair turn, the next
-     * request sends them as the provider's tool call and tool result
-     * (OpenAI an assistant `tool_calls` message and a `tool` message for
-     * that tool_call_id; Anthropic a `tool_use` block and a `tool_result`
-     * block with is_error true), the repair prompt as the result's text. */
+     * (contractc_tool_calls_read): every call goes to the loop as the
+     * reply's tool_calls, in order (finish_reason "tool_calls", OpenAI's
+     * word, for both providers; the reply text is the first call's
+     * arguments), and all are in contractc_chat_last_tool_calls().  The
+     * transcript's tool calls and results (docs/tools.md, "Tool calls in
+     * the transcript") go out in the provider's form, each run of calls as
+     * one assistant turn: OpenAI one assistant `tool_calls` message, then
+     * a `tool` message per tool_call_id; Anthropic `tool_use` blocks, then
+     * one user message of `tool_result` blocks (is_error true on errors). */
     const contractc_chat_tool_t *tools;
     size_t tool_count;
     const char *tool_choice;
