@@ -363,6 +363,11 @@ static void put_expected(cc_str_t *s, const contractc_value_t *v)
         break;
     }
     case CONTRACTC_TYPE_ARRAY: cc_str_puts(s, "a list (JSON array)"); break;
+    case CONTRACTC_TYPE_UNION:
+        cc_str_puts(s, "an object whose key ");
+        cc_str_quote(s, v->tag, v->tag_len);
+        cc_str_puts(s, " says its kind");
+        break;
     default: break; /* the types of v2 the tables of this build do not use */
     }
 }
@@ -883,7 +888,7 @@ static int read_datetime(cc_parse_t *c, const contractc_value_t *v, const cc_slo
 }
 
 static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
-                       uint64_t *ok_bits);
+                       uint64_t *ok_bits, const contractc_value_t *tagged);
 
 /* Reads an array's items into an arena vector (at most max_items are kept;
  * the rest are still validated into one scratch slot so that memory stays
@@ -949,7 +954,7 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
             uint64_t bits[CC_BITSET_WORDS];
             int r;
             if (iv->type == CONTRACTC_TYPE_OBJECT && cc_peek(&c->r) == '{') {
-                r = read_object(c, iv->object, at, bits);
+                r = read_object(c, iv->object, at, bits, NULL);
                 if (item_ok)
                     for (size_t w = 0; w < bitset_words(iv->object); w++)
                         item_ok[w] &= bits[w];
@@ -1033,11 +1038,145 @@ static int read_object_value(cc_parse_t *c, const contractc_value_t *v, const cc
                              bool *own_ok)
 {
     uint64_t bits[CC_BITSET_WORDS];
-    int r = read_object(c, v->object, slot_dst(slot), bits);
+    int r = read_object(c, v->object, slot_dst(slot), bits, NULL);
     if (r != V_FAIL)
         *own_ok = true;
     if (r != V_FAIL)
         slot_set_has(slot);
+    return r;
+}
+
+/* The decoded text of the string token t, for a comparison: the raw bytes
+ * without escapes, else `small` when it fits, else a copy in the arena. */
+static const char *token_text(cc_parse_t *c, const cc_string_token_t *t, char *small, size_t cap)
+{
+    if (t->has_escapes && t->decoded_len <= cap) {
+        cc_decode_string(t, small);
+        return small;
+    }
+    return string_text(c, t);
+}
+
+/*
+ * A tagged union (docs/contract-language.md §4.11), the cursor at '{'.  One
+ * scan of the object finds the tag key first (the reader's skip functions:
+ * the values are not read); a missing tag is one `missing` problem at
+ * PATH.TAG, a tag that is not a string one `type` problem, a tag value that
+ * names no variant one `enum` problem, and in those cases nothing else of
+ * the object is checked.  Otherwise the cursor goes back to '{' and the
+ * object is read as the variant's object into `as`, the tag key skipped
+ * (a second one is `duplicate`), and the kind is set to the variant's index
+ * + 1.
+ */
+static int read_union(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
+                      bool *own_ok)
+{
+    const unsigned char *open = c->r.p, *tag_at = NULL;
+    char small[256];
+    c->r.p++; /* '{' */
+    if (!cc_enter(&c->r))
+        return V_FAIL;
+    if (cc_peek(&c->r) == '}') {
+        c->r.p++;
+    } else {
+        for (;;) {
+            if (cc_peek(&c->r) != '"') {
+                cc_expect(&c->r, '"', "a key string");
+                return V_FAIL;
+            }
+            cc_string_token_t kt;
+            if (!cc_scan_string(&c->r, &kt) || !cc_expect(&c->r, ':', "':' after the key"))
+                return V_FAIL;
+            if (!tag_at && kt.decoded_len == v->tag_len) {
+                const char *key = token_text(c, &kt, small, sizeof small);
+                if (!key)
+                    return V_FAIL;
+                if (bytes_equal(key, v->tag, v->tag_len)) {
+                    cc_peek(&c->r);
+                    tag_at = c->r.p;
+                }
+            }
+            if (!cc_skip_value(&c->r))
+                return V_FAIL;
+            int ch = cc_peek(&c->r);
+            if (ch == ',') {
+                c->r.p++;
+                continue;
+            }
+            if (!cc_expect(&c->r, '}', "',' or '}' after an object member"))
+                return V_FAIL;
+            break;
+        }
+    }
+    cc_leave(&c->r);
+    const unsigned char *after = c->r.p;
+    cc_step_t step = {NULL, STEP_KEY, NULL, v->tag, v->tag_len};
+    if (!tag_at) {
+        step_enter(c, &step);
+        cc_msg_t m;
+        msg_init(c, &m);
+        msg_both(&m, "the key is required: it says which kind of object this is, one of ");
+        for (uint32_t i = 0; i < v->variant_count; i++) {
+            if (i)
+                msg_both(&m, i + 1 == v->variant_count ? " or " : ", ");
+            cc_str_quote(&m.model, v->variants[i].name, v->variants[i].name_len);
+            cc_str_quote(&m.log, v->variants[i].name, v->variants[i].name_len);
+        }
+        msg_report(c, &m, CONTRACTC_KIND_MISSING, NULL);
+        step_leave(c, &step);
+        return fail(c) ? V_FAIL : V_BAD;
+    }
+    c->r.p = tag_at;
+    step_enter(c, &step);
+    int ch = cc_peek(&c->r), r = V_BAD;
+    if (ch != '"') {
+        contractc_value_t string_value;
+        memset(&string_value, 0, sizeof string_value);
+        string_value.type = CONTRACTC_TYPE_STRING;
+        r = read_mismatch(c, &string_value, ch);
+    } else {
+        cc_string_token_t t;
+        const char *text = NULL;
+        if (cc_scan_string(&c->r, &t))
+            text = token_text(c, &t, small, sizeof small);
+        if (!text) {
+            r = V_FAIL;
+        } else {
+            uint32_t i = 0;
+            while (i < v->variant_count &&
+                   !(v->variants[i].name_len == t.decoded_len &&
+                     bytes_equal(v->variants[i].name, text, t.decoded_len)))
+                i++;
+            if (i < v->variant_count) {
+                step_leave(c, &step);
+                int kind = (int)i + 1;
+                unsigned char *dst = slot_dst(slot);
+                memcpy(dst, &kind, sizeof kind);
+                c->r.p = open;
+                uint64_t bits[CC_BITSET_WORDS];
+                r = read_object(c, v->variants[i].object, dst + v->union_offset, bits, v);
+                if (r != V_FAIL)
+                    *own_ok = true;
+                return r;
+            }
+            cc_msg_t m;
+            msg_init(c, &m);
+            cc_str_quote(&m.model, text, t.decoded_len);
+            cc_str_puts(&m.log, "the value");
+            msg_both(&m, " is not one of the kinds ");
+            for (uint32_t k = 0; k < v->variant_count; k++) {
+                if (k)
+                    msg_both(&m, k + 1 == v->variant_count ? " or " : ", ");
+                cc_str_quote(&m.model, v->variants[k].name, v->variants[k].name_len);
+                cc_str_quote(&m.log, v->variants[k].name, v->variants[k].name_len);
+            }
+            msg_both(&m, " (exact spelling, case-sensitive)");
+            msg_report(c, &m, CONTRACTC_KIND_ENUM, NULL);
+            r = fail(c) ? V_FAIL : V_BAD;
+        }
+    }
+    step_leave(c, &step);
+    c->r.p = after;
     return r;
 }
 
@@ -1091,6 +1230,13 @@ static inline int read_value(cc_parse_t *c, const contractc_value_t *v, bool nul
     case CONTRACTC_TYPE_ENUM: r = read_enum(c, v, slot, ch); break;
     case CONTRACTC_TYPE_DATE: r = read_date(c, v, slot, ch); break;
     case CONTRACTC_TYPE_DATETIME: r = read_datetime(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_UNION:
+        if (ch != '{')
+            return read_mismatch(c, v, ch);
+        r = read_union(c, v, slot, own_ok);
+        if (r != V_FAIL)
+            slot_set_has(slot);
+        return r;
     default: return V_FAIL;
     }
     if (r == V_OK) {
@@ -1713,10 +1859,13 @@ static bool report_missing(cc_parse_t *c, const contractc_object_t *o, const uin
 
 /* Reads an object (the cursor at '{') into the struct at `base`.
  * ok_bits[i]: field i was present and its whole value passed, or it is
- * optional and absent (the first bitset_words(o) words are written). */
+ * optional and absent (the first bitset_words(o) words are written).
+ * tagged: the tagged union whose variant o is (read_union), whose tag key
+ * was read already and is skipped once here; NULL for any other object. */
 static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
-                       uint64_t *ok_bits)
+                       uint64_t *ok_bits, const contractc_value_t *tagged)
 {
+    bool tag_skipped = false;
     const size_t words = bitset_words(o);
     uint64_t seen[CC_BITSET_WORDS];
     uint32_t seen_count = 0;
@@ -1798,7 +1947,22 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
             }
             if (!f)
                 f = find_field(o, key, key_len, &fi);
-            if (!f || bit_get(seen, fi)) {
+            if (!f && tagged && !tag_skipped && key_len == tagged->tag_len &&
+                bytes_equal(key, tagged->tag, key_len)) {
+                /* the union's tag, checked by read_union before */
+                tag_skipped = true;
+                if (!cc_skip_value(&c->r))
+                    return V_FAIL;
+            } else if (!f && tagged && key_len == tagged->tag_len &&
+                       bytes_equal(key, tagged->tag, key_len)) {
+                step.kind = STEP_KEY;
+                step.key = key;
+                step.n = key_len;
+                report_fixed(c, CONTRACTC_KIND_DUPLICATE, duplicate_msg, sizeof duplicate_msg - 1);
+                result = V_BAD;
+                if (!cc_skip_value(&c->r))
+                    return V_FAIL;
+            } else if (!f || bit_get(seen, fi)) {
                 if (f) {
                     step.kind = STEP_FIELD;
                     step.field = f;
@@ -1936,8 +2100,14 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
 {
     if (v->type == CONTRACTC_TYPE_OBJECT) {
         run_checks_object(c, v->object, at);
+    } else if (v->type == CONTRACTC_TYPE_UNION) {
+        int kind; /* 0: null; else the variant read into `as` */
+        memcpy(&kind, at, sizeof kind);
+        if (kind >= 1 && (uint32_t)kind <= v->variant_count)
+            run_checks_object(c, v->variants[kind - 1].object, at + v->union_offset);
     } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items &&
-               (v->items->type == CONTRACTC_TYPE_OBJECT || v->items->type == CONTRACTC_TYPE_ARRAY)) {
+               (v->items->type == CONTRACTC_TYPE_OBJECT || v->items->type == CONTRACTC_TYPE_ARRAY ||
+                v->items->type == CONTRACTC_TYPE_UNION)) {
         const unsigned char *items;
         size_t count;
         memcpy(&items, at, sizeof items);
@@ -2091,7 +2261,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         int ch = cc_peek(&c->r);
         if (ch == '{') {
             uint64_t bits[CC_BITSET_WORDS];
-            read_object(c, root, out, bits);
+            read_object(c, root, out, bits, NULL);
         } else {
             cc_msg_t m;
             msg_init(c, &m);
