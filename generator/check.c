@@ -66,6 +66,22 @@ static uint32_t value_depth(checker_t *K, const cc_value_t *v, const cc_field_t 
 {
     if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
         return 1 + value_depth(K, v->items, f, owner_type);
+    if (v->type == CONTRACTC_TYPE_UNION) {
+        /* its deepest variant; a variant that reaches its union's owner is
+         * a cycle like any other (docs/contract-language.md §4.11) */
+        uint32_t deepest = 0;
+        for (size_t i = 0; i < v->variant_count; i++) {
+            cc_value_t as_object;
+            memset(&as_object, 0, sizeof as_object);
+            as_object.type = CONTRACTC_TYPE_OBJECT;
+            as_object.object = v->variants[i].object;
+            as_object.mark = v->variants[i].type_mark;
+            uint32_t d = value_depth(K, &as_object, f, owner_type);
+            if (d > deepest)
+                deepest = d;
+        }
+        return deepest;
+    }
     if (v->type != CONTRACTC_TYPE_OBJECT || !v->object)
         return 0;
     if (!v->object->named)
@@ -160,7 +176,11 @@ static uint64_t value_units(checker_t *K, const cc_value_t *v)
         return v->enumeration->count;
     if (v->type == CONTRACTC_TYPE_OBJECT && v->object)
         return object_units(K, v->object);
-    return 0;
+    uint64_t n = 0; /* a union: every variant is written out */
+    for (size_t i = 0; v->type == CONTRACTC_TYPE_UNION && i < v->variant_count; i++)
+        if (v->variants[i].object)
+            n = add_sat(n, add_sat(1, object_units(K, v->variants[i].object)));
+    return n;
 }
 
 /* Runs after check_depth found no cycle, so the recursion ends (at most

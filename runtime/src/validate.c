@@ -98,6 +98,11 @@ typedef struct cc_parse {
      * write it as it went (cc_scan_string_copy); longer ones are decoded
      * into the arena after the scan. */
     char text[2048];
+    /* (Last, so that the members above keep their offsets.)  The tagged union whose variant is being read (read_union), the '{' of
+     * that object in the reply, and whether its tag key was skipped. */
+    const contractc_value_t *tagged;
+    const unsigned char *tagged_open;
+    bool tag_skipped;
 } cc_parse_t;
 
 /* Makes `s` the current step (its parent is the current one). */
@@ -888,7 +893,7 @@ static int read_datetime(cc_parse_t *c, const contractc_value_t *v, const cc_slo
 }
 
 static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
-                       uint64_t *ok_bits, const contractc_value_t *tagged);
+                       uint64_t *ok_bits);
 
 /* Reads an array's items into an arena vector (at most max_items are kept;
  * the rest are still validated into one scratch slot so that memory stays
@@ -954,7 +959,7 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
             uint64_t bits[CC_BITSET_WORDS];
             int r;
             if (iv->type == CONTRACTC_TYPE_OBJECT && cc_peek(&c->r) == '{') {
-                r = read_object(c, iv->object, at, bits, NULL);
+                r = read_object(c, iv->object, at, bits);
                 if (item_ok)
                     for (size_t w = 0; w < bitset_words(iv->object); w++)
                         item_ok[w] &= bits[w];
@@ -1038,7 +1043,7 @@ static int read_object_value(cc_parse_t *c, const contractc_value_t *v, const cc
                              bool *own_ok)
 {
     uint64_t bits[CC_BITSET_WORDS];
-    int r = read_object(c, v->object, slot_dst(slot), bits, NULL);
+    int r = read_object(c, v->object, slot_dst(slot), bits);
     if (r != V_FAIL)
         *own_ok = true;
     if (r != V_FAIL)
@@ -1068,7 +1073,7 @@ static const char *token_text(cc_parse_t *c, const cc_string_token_t *t, char *s
  * (a second one is `duplicate`), and the kind is set to the variant's index
  * + 1.
  */
-static int read_union(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
+CC_NOINLINE static int read_union(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
                       bool *own_ok)
 {
     const unsigned char *open = c->r.p, *tag_at = NULL;
@@ -1154,7 +1159,18 @@ static int read_union(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
                 memcpy(dst, &kind, sizeof kind);
                 c->r.p = open;
                 uint64_t bits[CC_BITSET_WORDS];
-                r = read_object(c, v->variants[i].object, dst + v->union_offset, bits, v);
+                /* read_object skips its tag once; an enclosing variant's
+                 * state is restored after (its tag may come later) */
+                const contractc_value_t *outer = c->tagged;
+                const unsigned char *outer_open = c->tagged_open;
+                bool outer_skipped = c->tag_skipped;
+                c->tagged = v;
+                c->tagged_open = open;
+                c->tag_skipped = false;
+                r = read_object(c, v->variants[i].object, dst + v->union_offset, bits);
+                c->tagged = outer;
+                c->tagged_open = outer_open;
+                c->tag_skipped = outer_skipped;
                 if (r != V_FAIL)
                     *own_ok = true;
                 return r;
@@ -1860,12 +1876,13 @@ static bool report_missing(cc_parse_t *c, const contractc_object_t *o, const uin
 /* Reads an object (the cursor at '{') into the struct at `base`.
  * ok_bits[i]: field i was present and its whole value passed, or it is
  * optional and absent (the first bitset_words(o) words are written).
- * tagged: the tagged union whose variant o is (read_union), whose tag key
- * was read already and is skipped once here; NULL for any other object. */
+ * When the object is the variant read_union is reading (its '{' is
+ * c->tagged_open), the union's tag key, read already, is skipped once; the
+ * test is on the path of keys the object does not have, so other objects
+ * do not pay for it. */
 static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
-                       uint64_t *ok_bits, const contractc_value_t *tagged)
+                       uint64_t *ok_bits)
 {
-    bool tag_skipped = false;
     const size_t words = bitset_words(o);
     uint64_t seen[CC_BITSET_WORDS];
     uint32_t seen_count = 0;
@@ -1947,14 +1964,14 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
             }
             if (!f)
                 f = find_field(o, key, key_len, &fi);
-            if (!f && tagged && !tag_skipped && key_len == tagged->tag_len &&
-                bytes_equal(key, tagged->tag, key_len)) {
+            if (!f && c->tagged_open == open && key_len == c->tagged->tag_len &&
+                bytes_equal(key, c->tagged->tag, key_len) && !c->tag_skipped) {
                 /* the union's tag, checked by read_union before */
-                tag_skipped = true;
+                c->tag_skipped = true;
                 if (!cc_skip_value(&c->r))
                     return V_FAIL;
-            } else if (!f && tagged && key_len == tagged->tag_len &&
-                       bytes_equal(key, tagged->tag, key_len)) {
+            } else if (!f && c->tagged_open == open && key_len == c->tagged->tag_len &&
+                       bytes_equal(key, c->tagged->tag, key_len)) {
                 step.kind = STEP_KEY;
                 step.key = key;
                 step.n = key_len;
@@ -2217,6 +2234,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     c->oom = false;
     c->checks_seen = false;
     c->at = NULL;
+    c->tagged_open = NULL; /* tagged and tag_skipped are read only under it */
     c->msg_busy = false;
     c->keys = NULL;
     c->prefix_valid = false;
@@ -2261,7 +2279,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         int ch = cc_peek(&c->r);
         if (ch == '{') {
             uint64_t bits[CC_BITSET_WORDS];
-            read_object(c, root, out, bits, NULL);
+            read_object(c, root, out, bits);
         } else {
             cc_msg_t m;
             msg_init(c, &m);
