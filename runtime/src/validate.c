@@ -1508,6 +1508,18 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o,
         cc_str_puts(&m.model, "\"? Keys must be spelt exactly");
     } else {
         put_allowed_keys(&m.model, o);
+        if (c->tagged_open == object) { /* a union's variant: its tag is allowed too */
+            const char *t = c->tagged->tag;
+            size_t tn = c->tagged->tag_len, i = 0;
+            while (i < tn && (t[i] == '_' || (t[i] >= 'a' && t[i] <= 'z') ||
+                              (t[i] >= 'A' && t[i] <= 'Z') || (i > 0 && t[i] >= '0' && t[i] <= '9')))
+                i++;
+            cc_str_puts(&m.model, o->field_count ? ", and " : "");
+            if (i == tn) /* as put_key_names writes a key */
+                cc_str_append(&m.model, t, tn);
+            else
+                cc_str_quote(&m.model, t, tn);
+        }
     }
     c->found++;
     if (m.model.failed) {
