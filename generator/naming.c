@@ -472,11 +472,12 @@ static void name_union(namer_t *N, cc_value_t *v, const char *base, const char *
                      "variant '%s' of %s gives the C constant '%s', which is %s; choose "
                      "another tag value", var->name, what, var->c_constant,
                      *m ? "reserved for no kind" : "not a name");
-        else if (vw)
+        else if (vw) { /* as name_enum: the null constant's clash is said once, above */
             refuse_reserved(N, var->c_constant, CC_C_ORDINARY, vw, var->mark,
                             "choose another tag value");
-        list_add(&N->constants, cc_strdup(var->c_constant), vw ? cc_strdup(vw) : NULL, var->name,
-                 var->mark, false);
+            list_add(&N->constants, cc_strdup(var->c_constant), cc_strdup(vw), var->name,
+                     var->mark, false);
+        }
         list_add(&members, cc_strdup(var->c_member), vw, NULL, var->mark, false);
         free(m);
     }
