@@ -98,8 +98,10 @@ typedef struct cc_parse {
      * write it as it went (cc_scan_string_copy); longer ones are decoded
      * into the arena after the scan. */
     char text[2048];
-    /* (Last, so that the members above keep their offsets.)  The tagged union whose variant is being read (read_union), the '{' of
-     * that object in the reply, and whether its tag key was skipped. */
+    /* The tagged union whose variant read_union is reading, the '{' of
+     * that object in the reply (NULL: none; the other two are read only
+     * under it), and whether its tag key was skipped.  Last, so that the
+     * members above keep their offsets. */
     const contractc_value_t *tagged;
     const unsigned char *tagged_open;
     bool tag_skipped;
@@ -1161,9 +1163,9 @@ CC_NOINLINE static int read_union(cc_parse_t *c, const contractc_value_t *v, con
                 uint64_t bits[CC_BITSET_WORDS];
                 /* read_object skips its tag once; an enclosing variant's
                  * state is restored after (its tag may come later) */
-                const contractc_value_t *outer = c->tagged;
                 const unsigned char *outer_open = c->tagged_open;
-                bool outer_skipped = c->tag_skipped;
+                const contractc_value_t *outer = outer_open ? c->tagged : NULL;
+                bool outer_skipped = outer_open ? c->tag_skipped : false;
                 c->tagged = v;
                 c->tagged_open = open;
                 c->tag_skipped = false;
