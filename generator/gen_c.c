@@ -102,6 +102,7 @@ static const char *type_enum_name(contractc_type_t type)
     case CONTRACTC_TYPE_DATETIME: return "CONTRACTC_TYPE_DATETIME";
     case CONTRACTC_TYPE_OBJECT: return "CONTRACTC_TYPE_OBJECT";
     case CONTRACTC_TYPE_ARRAY: return "CONTRACTC_TYPE_ARRAY";
+    case CONTRACTC_TYPE_UNION: return "CONTRACTC_TYPE_UNION";
     default: break;
     }
     return "0";
@@ -149,6 +150,7 @@ static void item_c_type(cc_buf_t *b, const cc_value_t *v)
     case CONTRACTC_TYPE_ARRAY:
         cc_buf_puts(b, v->c_list_type ? v->c_list_type : "void");
         break;
+    case CONTRACTC_TYPE_UNION: cc_buf_puts(b, v->c_union_type); break;
     default: /* the types of v2 write their own C types */
         break;
     }
@@ -221,10 +223,48 @@ static void emit_enum_functions(cc_buf_t *b, const cc_table_enum_t *te)
 
 static void emit_object_type(emit_t *e, size_t index);
 
+/* A tagged union's kind enum and struct (docs/contract-language.md
+ * §4.11), after its variants' structs. */
+static void emit_union_type(emit_t *e, const cc_value_t *v)
+{
+    for (size_t i = 0; i < v->variant_count; i++) {
+        size_t k = object_index(e, v->variants[i].object);
+        if (k != (size_t)-1)
+            emit_object_type(e, k);
+    }
+    cc_buf_t *b = &e->types;
+    cc_buf_puts(b, "\n/* The kinds of a tagged union (key \"");
+    comment_text(b, v->tag);
+    cc_buf_printf(b, "\"). 0 means none (null or absent). */\ntypedef enum %s_kind {\n",
+                  v->c_union_struct);
+    cc_buf_printf(b, "    %s_NONE = 0,\n", v->c_kind_prefix);
+    for (size_t i = 0; i < v->variant_count; i++) {
+        cc_buf_printf(b, "    %s%s /* \"", v->variants[i].c_constant,
+                      i + 1 < v->variant_count ? "," : " ");
+        comment_text(b, v->variants[i].name);
+        cc_buf_puts(b, "\" */\n");
+    }
+    cc_buf_printf(b, "} %s;\n", v->c_kind_type);
+    cc_buf_puts(b, "\n/* A tagged union: `kind` says which member of `as` holds the value. */\n");
+    cc_buf_printf(b, "typedef struct %s {\n    %s kind;\n    union {\n", v->c_union_struct,
+                  v->c_kind_type);
+    for (size_t i = 0; i < v->variant_count; i++) {
+        cc_buf_printf(b, "        %s %s; /* \"", v->variants[i].object->c_type,
+                      v->variants[i].c_member);
+        comment_text(b, v->tag);
+        cc_buf_puts(b, "\": \"");
+        comment_text(b, v->variants[i].name);
+        cc_buf_puts(b, "\" */\n");
+    }
+    cc_buf_printf(b, "    } as;\n} %s;\n", v->c_union_type);
+}
+
 /* Makes sure the C types a value needs are written first. */
 static void emit_value_types(emit_t *e, const cc_value_t *v)
 {
-    if (v->type == CONTRACTC_TYPE_OBJECT) {
+    if (v->type == CONTRACTC_TYPE_UNION) {
+        emit_union_type(e, v);
+    } else if (v->type == CONTRACTC_TYPE_OBJECT) {
         size_t i = object_index(e, v->object);
         if (i != (size_t)-1)
             emit_object_type(e, i);
@@ -448,7 +488,27 @@ static void emit_items_table(emit_t *e, const cc_value_t *items);
 /* Writes the tables a value refers to. */
 static void emit_value_deps(emit_t *e, const cc_value_t *v)
 {
-    if (v->type == CONTRACTC_TYPE_OBJECT) {
+    if (v->type == CONTRACTC_TYPE_UNION) {
+        for (size_t i = 0; i < v->variant_count; i++) {
+            size_t k = object_index(e, v->variants[i].object);
+            if (k != (size_t)-1)
+                emit_object_tables(e, k);
+        }
+        cc_buf_printf(&e->tables, "\n/* the variants of a tagged union */\n"
+                                  "static const contractc_variant_t %s_variants[%zu] = {\n",
+                      v->c_union_struct, v->variant_count);
+        for (size_t i = 0; i < v->variant_count; i++) {
+            size_t k = object_index(e, v->variants[i].object);
+            cc_buf_puts(&e->tables, "    { ");
+            c_literal(&e->tables, v->variants[i].name);
+            cc_buf_printf(&e->tables, ", %zu, &%s_object }%s\n", strlen(v->variants[i].name),
+                          k == (size_t)-1 ? "?" : e->t->objects[k].ident,
+                          i + 1 < v->variant_count ? "," : "");
+        }
+        cc_buf_puts(&e->tables, "};\n");
+        cc_buf_printf(&e->tables, "CONTRACTC_STATIC_ASSERT(sizeof(%s) == sizeof(int), %s_kind_is_int_);\n",
+                      v->c_kind_type, v->c_union_struct);
+    } else if (v->type == CONTRACTC_TYPE_OBJECT) {
         size_t i = object_index(e, v->object);
         if (i != (size_t)-1)
             emit_object_tables(e, i);
@@ -551,6 +611,14 @@ static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
         cc_buf_puts(b, "),\n");
         break;
     }
+    case CONTRACTC_TYPE_UNION:
+        cc_buf_printf(b, "%s    .tag = ", indent);
+        c_literal(b, v->tag);
+        cc_buf_printf(b, ", .tag_len = %" PRIu32 ",\n", v->tag_len);
+        cc_buf_printf(b, "%s    .variants = %s_variants, .variant_count = %" PRIu32 ",\n", indent,
+                      mv->c_union_struct, v->variant_count);
+        cc_buf_printf(b, "%s    .union_offset = offsetof(%s, as),\n", indent, mv->c_union_type);
+        break;
     default:
         break;
     }

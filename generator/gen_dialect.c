@@ -599,6 +599,52 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
         if (v->object)
             walk_object(c, node, v->object, path, words, level + 1);
         break;
+    case CONTRACTC_TYPE_UNION: {
+        /* docs/contract-language.md §4.11: anyOf of closed variant objects,
+         * the tag first as a const (dialects.md rows "tagged union") */
+        if (level + 1 > c->depth) {
+            c->depth = level + 1;
+            if (c->depth == OPENAI_MAX_DEPTH + 1)
+                c->depth_over = v->mark;
+        }
+        if (!(f && f->nullable)) { /* a nullable one is counted with its field */
+            c->unions++;
+            if (c->unions == ANTHROPIC_MAX_UNIONS + 1)
+                c->union_over = v->mark;
+        }
+        cJSON *any = get(node, "anyOf");
+        for (size_t i = 0; i < v->variant_count && !c->failed; i++) {
+            cJSON *branch = any ? cJSON_GetArrayItem(any, (int)i) : NULL;
+            if (!branch) {
+                c->failed = true;
+                break;
+            }
+            cJSON *tag = get(get(branch, "properties"), v->tag);
+            if (c->d != D_MCP && tag) {
+                /* a one-value enum says what const says, and every dialect
+                 * carries enum (Gemini ignores or refuses const) */
+                cJSON *values = cJSON_CreateArray();
+                cJSON *one = cJSON_CreateString(v->variants[i].name);
+                if (!values || !one || !cJSON_AddItemToArray(values, one)) {
+                    cJSON_Delete(values);
+                    cJSON_Delete(one);
+                    c->failed = true;
+                    break;
+                }
+                drop(tag, "const");
+                if (!cJSON_AddItemToObject(tag, "enum", values)) {
+                    cJSON_Delete(values);
+                    c->failed = true;
+                    break;
+                }
+            }
+            cc_buf_t branch_words = CC_BUF_INIT;
+            walk_object(c, branch, v->variants[i].object, path, &branch_words, level + 1);
+            append_description(c, branch, &branch_words);
+            cc_buf_free(&branch_words);
+        }
+        break;
+    }
     case CONTRACTC_TYPE_ARRAY: {
         if (level + 1 > c->depth) {
             c->depth = level + 1;

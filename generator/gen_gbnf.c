@@ -796,6 +796,79 @@ static bool emit_pattern(gb_t *g, size_t head, const char *base, const cc_dfa_t 
 static void emit_object(gb_t *g, size_t head, const cc_object_t *o, const char *base,
                         const char *path);
 
+/*
+ * A tagged union (docs/contract-language.md §4.11): its variants as
+ * alternatives, each one the variant's object with the tag first, written
+ * as a one-value enum member ahead of the variant's own fields.  A
+ * variant's rules are not carried here (their field indexes would shift):
+ * each one is a note, and the grammar stays looser than the parser.
+ */
+static void emit_union(gb_t *g, size_t head, const cc_value_t *v, const char *base,
+                       const char *path)
+{
+    size_t *vr = calloc(v->variant_count + 1, sizeof *vr);
+    if (!vr) {
+        g->oom = true;
+        return;
+    }
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_putc(&b, '(');
+    for (size_t i = 0; i < v->variant_count; i++) {
+        cc_buf_t nb = CC_BUF_INIT;
+        cc_buf_printf(&nb, "%s-", base);
+        name_part(&nb, v->variants[i].name);
+        if (nb.len > 0 && nb.data[nb.len - 1] == '-')
+            cc_buf_puts(&nb, "kind");
+        vr[i] = new_rule(g, nb.data ? nb.data : "kind");
+        cc_buf_free(&nb);
+        if (g->oom)
+            break;
+        cc_buf_printf(&b, "%s%s", i ? " | " : "", rule_name(g, vr[i]));
+    }
+    cc_buf_putc(&b, ')');
+    set_body(g, head, &b);
+    for (size_t i = 0; i < v->variant_count && !g->oom; i++) {
+        const cc_object_t *o = v->variants[i].object;
+        char *values[1] = {v->variants[i].name};
+        cc_enum_t one;
+        memset(&one, 0, sizeof one);
+        one.values = values;
+        one.count = 1;
+        cc_object_t with_tag;
+        memset(&with_tag, 0, sizeof with_tag);
+        with_tag.field_count = o->field_count + 1;
+        with_tag.fields = calloc(with_tag.field_count, sizeof *with_tag.fields);
+        if (!with_tag.fields) {
+            g->oom = true;
+            break;
+        }
+        with_tag.fields[0].name = v->tag;
+        with_tag.fields[0].value.type = CONTRACTC_TYPE_ENUM;
+        with_tag.fields[0].value.enumeration = &one;
+        for (size_t k = 0; k < o->field_count; k++)
+            with_tag.fields[k + 1] = o->fields[k]; /* shallow: read only */
+        for (size_t r = 0; r < o->rule_count; r++) {
+            char *sentence = cc_rule_sentence(o, &o->rules[r]);
+            cc_buf_t w = CC_BUF_INIT;
+            cc_buf_printf(&w, "rule %s \"%s\" of the variant \"%s\" not carried by the grammar "
+                              "(a variant's rules have no form in it)", o->rules[r].id,
+                          sentence ? sentence : "", v->variants[i].name);
+            if (!sentence)
+                g->oom = true;
+            free(sentence);
+            note(g, path, &w);
+        }
+        char *own = cc_strdup(rule_name(g, vr[i]));
+        if (!own)
+            g->oom = true;
+        else
+            emit_object(g, vr[i], &with_tag, own, path);
+        free(own);
+        free(with_tag.fields);
+    }
+    free(vr);
+}
+
 /* The JSON path of a key under `path` ("$.a", "$['first-name']"). */
 static void path_key(cc_buf_t *b, const char *path, const char *key)
 {
@@ -946,6 +1019,9 @@ static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *ba
     }
     case CONTRACTC_TYPE_OBJECT:
         emit_object(g, head, v->object, base, path);
+        return;
+    case CONTRACTC_TYPE_UNION:
+        emit_union(g, head, v, base, path);
         return;
     case CONTRACTC_TYPE_ARRAY: {
         cc_buf_t ib = CC_BUF_INIT, ip = CC_BUF_INIT;

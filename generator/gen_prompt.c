@@ -152,6 +152,9 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
     case CONTRACTC_TYPE_OBJECT:
         cc_buf_puts(b, "an object with the keys below");
         break;
+    case CONTRACTC_TYPE_UNION:
+        cc_phrase_union(b, v);
+        break;
     case CONTRACTC_TYPE_ARRAY:
         cc_buf_puts(b, "a list of ");
         if ((v->has_min_items && v->min_items > 0) || v->has_max_items)
@@ -187,6 +190,24 @@ static void emit_nested(prompt_ctx_t *c, const char *path, const cc_value_t *v)
             c->b->failed = true;
         else
             emit_object_lines(c, p.data, v->object);
+    } else if (v->type == CONTRACTC_TYPE_UNION && !p.failed) {
+        /* each variant's keys under a line naming its tag value */
+        char *at = cc_strndup(p.data, p.len); /* "history[]" */
+        cc_buf_putc(&p, '.');
+        if (!at)
+            p.failed = true;
+        for (size_t i = 0; i < v->variant_count && !p.failed && !c->b->failed; i++) {
+            size_t start = c->b->len;
+            cc_phrase_variant(c->b, at, v, i);
+            if (!c->b->failed && c->b->len > start && c->b->data[start] >= 'a' &&
+                c->b->data[start] <= 'z')
+                c->b->data[start] = (char)(c->b->data[start] - 'a' + 'A');
+            cc_buf_puts(c->b, ":\n");
+            emit_object_lines(c, p.data, v->variants[i].object);
+        }
+        if (p.failed)
+            c->b->failed = true;
+        free(at);
     }
     cc_buf_free(&p);
 }

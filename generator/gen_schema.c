@@ -156,7 +156,8 @@ static void put_description(schema_ctx_t *c, cJSON *obj, const cc_field_t *f)
     cc_buf_free(&b);
 }
 
-static void object_keywords(schema_ctx_t *c, cJSON *o, const cc_object_t *obj);
+static void object_keywords(schema_ctx_t *c, cJSON *o, const cc_object_t *obj,
+                            const char *tag, const char *tag_value);
 
 /* The anchored pattern of a decimal's dot-decimal form. */
 static void put_decimal_pattern(schema_ctx_t *c, cJSON *obj, const cc_value_t *v)
@@ -234,9 +235,27 @@ static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, boo
         put(c, obj, "enum", values);
         break;
     }
+    case CONTRACTC_TYPE_UNION: {
+        /* docs/contract-language.md §4.11: one closed object schema per
+         * variant, the tag first, a required const */
+        cJSON *any = cJSON_CreateArray();
+        for (size_t i = 0; i < v->variant_count; i++) {
+            cJSON *branch = cJSON_CreateObject();
+            if (branch)
+                object_keywords(c, branch, v->variants[i].object, v->tag, v->variants[i].name);
+            append(c, any, branch);
+        }
+        if (nullable) {
+            cJSON *null_branch = cJSON_CreateObject();
+            put_string(c, null_branch, "type", "null");
+            append(c, any, null_branch);
+        }
+        put(c, obj, "anyOf", any);
+        break;
+    }
     case CONTRACTC_TYPE_OBJECT:
         if (v->object)
-            object_keywords(c, obj, v->object);
+            object_keywords(c, obj, v->object, NULL, NULL);
         else
             c->failed = true; /* an unresolved type: the loader refuses it */
         break;
@@ -296,12 +315,25 @@ static cJSON *field_schema(schema_ctx_t *c, const cc_field_t *f)
     return s;
 }
 
-/* The object keywords into `o` (which may already hold a description). */
-static void object_keywords(schema_ctx_t *c, cJSON *o, const cc_object_t *obj)
+/* The object keywords into `o` (which may already hold a description);
+ * `tag`: the object is the variant `tag_value` of a tagged union, whose
+ * tag comes first in properties and required, as a const. */
+static void object_keywords(schema_ctx_t *c, cJSON *o, const cc_object_t *obj,
+                            const char *tag, const char *tag_value)
 {
     put_string(c, o, "type", "object");
     cJSON *props = cJSON_CreateObject();
     cJSON *required = cJSON_CreateArray();
+    if (tag) {
+        cJSON *t = cJSON_CreateObject();
+        put_string(c, t, "type", "string");
+        put_string(c, t, "const", tag_value);
+        if (props)
+            put(c, props, tag, t);
+        else
+            cJSON_Delete(t);
+        append(c, required, cJSON_CreateString(tag));
+    }
     for (size_t i = 0; i < obj->field_count; i++) {
         const cc_field_t *f = &obj->fields[i];
         if (props)
@@ -404,7 +436,7 @@ char *cc_emit_schema(const cc_contract_t *contract, size_t *len)
         cc_buf_free(&d);
     }
 
-    object_keywords(&c, root, &contract->root);
+    object_keywords(&c, root, &contract->root, NULL, NULL);
 
     char *out = NULL;
     if (!c.failed) {

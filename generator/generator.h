@@ -73,6 +73,15 @@ void cc_phrase_decimal(cc_buf_t *b, const cc_value_t *v, const char *written);
  * `written` is the field's example (NULL: the default one). */
 void cc_phrase_date(cc_buf_t *b, const cc_value_t *v, const char *written);
 
+/* A tagged union's phrase (docs/contract-language.md §4.11): 'an object of
+ * one of these kinds, said by its key "intent": "refund", "complaint" or
+ * "question"' (the prompt's, and the dialects' descriptions). */
+void cc_phrase_union(cc_buf_t *b, const cc_value_t *v);
+
+/* A variant's heading line in the prompt, without its end: 'when
+ * route.intent is "refund"' (`path` as the prompt writes it). */
+void cc_phrase_variant(cc_buf_t *b, const char *path, const cc_value_t *v, size_t variant);
+
 /* Text on one line: trimmed, every run of CR, LF and TAB as one space (how
  * descriptions, format texts and rule prompts enter the prompt). */
 void cc_phrase_one_line(cc_buf_t *b, const char *s);

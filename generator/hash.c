@@ -207,6 +207,20 @@ static void model_value(cc_buf_t *b, const cc_value_t *v)
             cc_buf_puts(b, "null");
         }
         break;
+    case CONTRACTC_TYPE_UNION: /* v2: the tag and each variant's value and object */
+        key(b, "tag");
+        str_or_null(b, v->tag);
+        key(b, "variants");
+        cc_buf_putc(b, '[');
+        for (size_t i = 0; i < v->variant_count; i++) {
+            cc_buf_puts(b, i > 0 ? ",{\"value\":" : "{\"value\":");
+            cc_buf_json_string(b, v->variants[i].name, strlen(v->variants[i].name));
+            if (v->variants[i].object)
+                model_object(b, v->variants[i].object);
+            cc_buf_putc(b, '}');
+        }
+        cc_buf_putc(b, ']');
+        break;
     case CONTRACTC_TYPE_BOOLEAN:
     case CONTRACTC_TYPE_DATE:
     case CONTRACTC_TYPE_DATETIME:

@@ -418,6 +418,72 @@ static void name_enum(namer_t *N, cc_enum_t *e, const char *base, const char *wh
 
 static void name_object(namer_t *N, cc_object_t *o, const char *base, const char *type_name,
                         const char *path_prefix, bool is_record, cc_mark_t at);
+static char *key_stem(const char *key);
+
+/* Names a tagged union (docs/contract-language.md §4.11): its struct
+ * "BASE_t", its kind enum "BASE_kind_t" with the constants BASE_KIND_NONE
+ * and BASE_KIND_<VALUE> (each tag value spelt as an enum constant), and the
+ * members of `as`, each tag value mangled as a field name. */
+static void name_union(namer_t *N, cc_value_t *v, const char *base, const char *what,
+                       cc_mark_t at)
+{
+    v->c_union_struct = cc_strdup(base);
+    v->c_union_type = fmt("%s_t", base);
+    v->c_kind_type = fmt("%s_kind_t", base);
+    char *kind = fmt("%s_KIND", base);
+    v->c_kind_prefix = kind ? upper(kind) : NULL;
+    free(kind);
+    if (!v->c_union_struct || !v->c_union_type || !v->c_kind_type || !v->c_kind_prefix) {
+        N->oom = true;
+        return;
+    }
+    const char *fix = "rename the field or the contract";
+    if (!refuse_reserved(N, v->c_union_struct, CC_C_TAG, what, at, fix))
+        refuse_reserved(N, v->c_union_type, CC_C_ORDINARY, what, at, fix);
+    refuse_reserved(N, v->c_kind_type, CC_C_ORDINARY, what, at, fix);
+    list_add(&N->types, cc_strdup(v->c_union_type), cc_strdup(what), NULL, at, false);
+    list_fix_last(&N->types, fmt("write c_name: on %s to choose another C name", what));
+    list_add(&N->types, cc_strdup(v->c_kind_type), fmt("the kind enum of %s", what), NULL, at,
+             false);
+    list_add(&N->constants, fmt("%s_NONE", v->c_kind_prefix),
+             fmt("the no-kind constant of %s", what), NULL, at, true);
+    name_list_t members = {NULL, 0, 0, false};
+    for (size_t i = 0; i < v->variant_count && !N->oom; i++) {
+        cc_variant_t *var = &v->variants[i];
+        char *m = mangle(var->name);
+        char *stem = key_stem(var->name);
+        if (!m || !stem) {
+            free(m);
+            free(stem);
+            N->oom = true;
+            return;
+        }
+        var->c_constant = fmt("%s_%s", v->c_kind_prefix, m);
+        var->c_member = cc_is_c_keyword(stem) ? fmt("%s_", stem) : cc_strdup(stem);
+        free(stem);
+        if (!var->c_constant || !var->c_member) {
+            free(m);
+            N->oom = true;
+            return;
+        }
+        char *vw = fmt("variant '%s' of %s", var->name, what);
+        if (*m == '\0' || strcmp(m, "NONE") == 0)
+            cc_error(N->d, N->path, var->mark,
+                     "variant '%s' of %s gives the C constant '%s', which is %s; choose "
+                     "another tag value", var->name, what, var->c_constant,
+                     *m ? "reserved for no kind" : "not a name");
+        else if (vw) { /* as name_enum: the null constant's clash is said once, above */
+            refuse_reserved(N, var->c_constant, CC_C_ORDINARY, vw, var->mark,
+                            "choose another tag value");
+            list_add(&N->constants, cc_strdup(var->c_constant), cc_strdup(vw), var->name,
+                     var->mark, false);
+        }
+        list_add(&members, cc_strdup(var->c_member), vw, NULL, var->mark, false);
+        free(m);
+    }
+    report_collisions(N, &members);
+    list_free(&members);
+}
 
 /* Names the inline object or enum of a value (a field's, or its items'). */
 static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *type_name,
@@ -464,6 +530,8 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
         name_enum(N, v->enumeration, base, what, at, "rename the field or the contract");
     else if (v->type == CONTRACTC_TYPE_OBJECT && v->object)
         name_object(N, v->object, base, type_name, path, false, at);
+    else if (v->type == CONTRACTC_TYPE_UNION)
+        name_union(N, v, base, what, at);
     free(what);
 }
 
@@ -489,22 +557,27 @@ static void add_member(namer_t *N, name_list_t *members, const cc_field_t *f, co
  * letter ("$schema" -> "f__schema", "2fa" -> "f_2fa"). */
 static char *field_stem(const cc_field_t *f)
 {
-    if (f->c_name)
-        return cc_strdup(f->c_name);
-    if (cc_is_identifier(f->name))
-        return cc_strdup(f->name);
-    size_t n = strlen(f->name);
+    return f->c_name ? cc_strdup(f->c_name) : key_stem(f->name);
+}
+
+/* The C stem of a JSON key (or a tag value) without c_name:, as
+ * field_stem says. */
+static char *key_stem(const char *key)
+{
+    if (cc_is_identifier(key))
+        return cc_strdup(key);
+    size_t n = strlen(key);
     char *s = malloc(n + 3);
     if (!s)
         return NULL;
     size_t k = 0;
-    unsigned char first = (unsigned char)f->name[0];
+    unsigned char first = (unsigned char)key[0];
     if (!((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z'))) {
         s[k++] = 'f';
         s[k++] = '_';
     }
     for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)f->name[i];
+        unsigned char ch = (unsigned char)key[i];
         bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
                     (ch >= '0' && ch <= '9') || ch == '_';
         s[k++] = keep ? (char)ch : '_';

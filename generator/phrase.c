@@ -225,6 +225,7 @@ bool cc_value_has_example(const cc_field_t *field)
         return field->example != NULL || (v->enumeration && v->enumeration->count > 0);
     case CONTRACTC_TYPE_OBJECT:
     case CONTRACTC_TYPE_ARRAY:
+    case CONTRACTC_TYPE_UNION:
         return false;
     default:
         return true;
@@ -304,6 +305,30 @@ char *cc_rule_sentence(const cc_object_t *owner, const cc_rule_t *rule)
 /* A count range in words: "exactly N", "N to M", "at least N", "at most
  * M", followed by the singular or plural noun; a minimum of 0 says
  * nothing, and with no bound left nothing is written. */
+void cc_phrase_union(cc_buf_t *b, const cc_value_t *v)
+{
+    cc_buf_puts(b, v->variant_count == 1 ? "an object of this kind, said by its key "
+                                         : "an object of one of these kinds, said by its key ");
+    cc_buf_json_string(b, v->tag, strlen(v->tag));
+    cc_buf_puts(b, ": ");
+    for (size_t i = 0; i < v->variant_count; i++) {
+        if (i > 0)
+            cc_buf_puts(b, i + 1 == v->variant_count ? " or " : ", ");
+        cc_buf_json_string(b, v->variants[i].name, strlen(v->variants[i].name));
+    }
+}
+
+void cc_phrase_variant(cc_buf_t *b, const char *path, const cc_value_t *v, size_t variant)
+{
+    cc_buf_printf(b, "when %s.", path);
+    if (cc_is_identifier(v->tag)) /* a key as the prompt writes it */
+        cc_buf_puts(b, v->tag);
+    else
+        cc_buf_json_string(b, v->tag, strlen(v->tag));
+    cc_buf_puts(b, " is ");
+    cc_buf_json_string(b, v->variants[variant].name, strlen(v->variants[variant].name));
+}
+
 void cc_phrase_count(cc_buf_t *b, bool has_min, uint32_t min, bool has_max, uint32_t max,
                       const char *one, const char *many)
 {

@@ -107,6 +107,31 @@ static layout_t value_layout(build_t *b, const cc_value_t *v);
 
 static uint32_t round_up(uint32_t n, uint32_t a) { return (n + a - 1) / a * a; }
 
+/* The layout of a tagged union's struct (gen_c.c writes it): the kind, an
+ * int-sized enum, then the C union of the variants' structs at
+ * *union_offset (when not NULL). */
+static layout_t union_layout(build_t *b, const cc_value_t *v, uint32_t *union_offset)
+{
+    layout_t u = {0, 1};
+    for (size_t i = 0; i < v->variant_count; i++) {
+        const cc_table_object_t *o = cc_tables_object(b->t, v->variants[i].object);
+        if (!o)
+            continue;
+        if (o->table->size > u.size)
+            u.size = o->table->size;
+        if (o->table->align > u.align)
+            u.align = o->table->align;
+    }
+    u.size = round_up(u.size, u.align);
+    uint32_t at = round_up((uint32_t)sizeof(int), u.align);
+    if (union_offset)
+        *union_offset = at;
+    layout_t l;
+    l.align = u.align > CONTRACTC_ALIGNOF(int) ? u.align : (uint32_t)CONTRACTC_ALIGNOF(int);
+    l.size = round_up(at + u.size, l.align);
+    return l;
+}
+
 /* The layout of a scalar member or array item of this value. */
 static layout_t value_layout(build_t *b, const cc_value_t *v)
 {
@@ -152,6 +177,9 @@ static layout_t value_layout(build_t *b, const cc_value_t *v)
     case CONTRACTC_TYPE_ARRAY: /* { T *items; size_t count; } */
         l.size = sizeof(contractc_string_t);
         l.align = CONTRACTC_ALIGNOF(contractc_string_t);
+        break;
+    case CONTRACTC_TYPE_UNION: /* { enum kind; union { variant structs } as; } */
+        l = union_layout(b, v, NULL);
         break;
     default: /* the types of v2 lay themselves out */
         break;
@@ -218,6 +246,21 @@ static uint32_t min_json_bytes(const cc_value_t *v, unsigned depth)
     case CONTRACTC_TYPE_DATE: return 12;
     case CONTRACTC_TYPE_DATETIME: return 22;
     case CONTRACTC_TYPE_ARRAY: return 2;              /* [] */
+    case CONTRACTC_TYPE_UNION: {
+        /* {"tag":"v"} and the smallest variant's other keys */
+        uint32_t least = UINT32_MAX;
+        for (size_t i = 0; i < v->variant_count; i++) {
+            cc_value_t ov;
+            memset(&ov, 0, sizeof ov);
+            ov.type = CONTRACTC_TYPE_OBJECT;
+            ov.object = v->variants[i].object;
+            uint32_t n = (uint32_t)(strlen(v->tag) + strlen(v->variants[i].name)) + 5 +
+                         min_json_bytes(&ov, depth + 1);
+            if (n < least)
+                least = n;
+        }
+        return least == UINT32_MAX ? 2 : least;
+    }
     case CONTRACTC_TYPE_OBJECT: {
         /* An optional key may be left out: it adds nothing (v2). */
         uint32_t n = 2, written = 0;
@@ -353,6 +396,33 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
         }
         if (have)
             out->object = have->table;
+    }
+    if (v->type == CONTRACTC_TYPE_UNION && v->variant_count) {
+        contractc_variant_t *vars = pool_alloc(b, v->variant_count * sizeof *vars);
+        if (!vars)
+            return;
+        out->tag = pool_strdup(b, v->tag);
+        out->tag_len = (uint32_t)strlen(v->tag);
+        for (size_t i = 0; i < v->variant_count; i++) {
+            const cc_object_t *vo = v->variants[i].object;
+            const cc_table_object_t *have = cc_tables_object(b->t, vo);
+            if (!have) {
+                size_t n = strlen(vo->c_type);
+                char *stem = pool_strdup(b, vo->c_type);
+                if (!stem)
+                    return;
+                if (n > 2)
+                    stem[n - 2] = '\0';
+                build_object(b, vo, stem);
+                have = cc_tables_object(b->t, vo);
+            }
+            vars[i].name = pool_strdup(b, v->variants[i].name);
+            vars[i].name_len = (uint32_t)strlen(v->variants[i].name);
+            vars[i].object = have ? have->table : NULL;
+        }
+        out->variants = vars;
+        out->variant_count = (uint32_t)v->variant_count;
+        union_layout(b, v, &out->union_offset);
     }
     if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
         contractc_value_t *iv = pool_alloc(b, sizeof *iv);
@@ -541,6 +611,18 @@ static uint32_t arena_factor_value(build_t *b, const cc_value_t *v, unsigned dep
     } else if (v->type == CONTRACTC_TYPE_OBJECT && v->object) {
         for (size_t i = 0; i < v->object->field_count; i++)
             k += arena_factor_value(b, &v->object->fields[i].value, depth + 1);
+    } else if (v->type == CONTRACTC_TYPE_UNION) {
+        uint32_t most = 0; /* one variant is read */
+        for (size_t i = 0; i < v->variant_count; i++) {
+            cc_value_t ov;
+            memset(&ov, 0, sizeof ov);
+            ov.type = CONTRACTC_TYPE_OBJECT;
+            ov.object = v->variants[i].object;
+            uint32_t n = arena_factor_value(b, &ov, depth + 1);
+            if (n > most)
+                most = n;
+        }
+        k += most;
     }
     return k;
 }

@@ -73,7 +73,8 @@ static void put_datetime(out_t *o, const contractc_datetime_t *d)
     put(o, "\"", 1);
 }
 
-static void put_object(out_t *o, const contractc_object_t *obj, const unsigned char *base);
+static void put_object(out_t *o, const contractc_object_t *obj, const unsigned char *base,
+                       const contractc_value_t *tagged, const contractc_variant_t *variant);
 
 static void put_value(out_t *o, const contractc_value_t *v, const unsigned char *at,
                       size_t aux)
@@ -138,8 +139,18 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
         break;
     }
     case CONTRACTC_TYPE_OBJECT:
-        put_object(o, v->object, at);
+        put_object(o, v->object, at, NULL, NULL);
         break;
+    case CONTRACTC_TYPE_UNION: { /* the tag first, then the variant's fields */
+        int kind;
+        memcpy(&kind, at, sizeof kind);
+        if (kind >= 1 && (uint32_t)kind <= v->variant_count)
+            put_object(o, v->variants[kind - 1].object, at + v->union_offset, v,
+                       &v->variants[kind - 1]);
+        else
+            puts_(o, "null");
+        break;
+    }
     case CONTRACTC_TYPE_ARRAY: {
         const unsigned char *items;
         memcpy(&items, at, sizeof items);
@@ -163,10 +174,19 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
     }
 }
 
-static void put_object(out_t *o, const contractc_object_t *obj, const unsigned char *base)
+/* An object; `tagged` and `variant`: the tagged union it is the variant
+ * of, whose tag comes first (docs/contract-language.md §4.11), or NULL. */
+static void put_object(out_t *o, const contractc_object_t *obj, const unsigned char *base,
+                       const contractc_value_t *tagged, const contractc_variant_t *variant)
 {
     put(o, "{", 1);
     bool first = true;
+    if (tagged) {
+        put_json_string(o, tagged->tag, tagged->tag_len);
+        put(o, ":", 1);
+        put_json_string(o, variant->name, variant->name_len);
+        first = false;
+    }
     for (uint32_t i = 0; i < obj->field_count; i++) {
         const contractc_field_t *f = &obj->fields[i];
         bool has = true;
@@ -203,7 +223,7 @@ char *contractc_to_json(const contractc_contract_t *contract, const void *record
         return NULL;
     out_t o;
     cc_str_init(&o, NULL);
-    put_object(&o, contract->root, record);
+    put_object(&o, contract->root, record, NULL, NULL);
     if (o.failed) {
         cc_str_free(&o);
         return NULL;

@@ -98,6 +98,13 @@ typedef struct cc_parse {
      * write it as it went (cc_scan_string_copy); longer ones are decoded
      * into the arena after the scan. */
     char text[2048];
+    /* The tagged union whose variant read_union is reading, the '{' of
+     * that object in the reply (NULL: none; the other two are read only
+     * under it), and whether its tag key was skipped.  Last, so that the
+     * members above keep their offsets. */
+    const contractc_value_t *tagged;
+    const unsigned char *tagged_open;
+    bool tag_skipped;
 } cc_parse_t;
 
 /* Makes `s` the current step (its parent is the current one). */
@@ -363,6 +370,11 @@ static void put_expected(cc_str_t *s, const contractc_value_t *v)
         break;
     }
     case CONTRACTC_TYPE_ARRAY: cc_str_puts(s, "a list (JSON array)"); break;
+    case CONTRACTC_TYPE_UNION:
+        cc_str_puts(s, "an object whose key ");
+        cc_str_quote(s, v->tag, v->tag_len);
+        cc_str_puts(s, " says its kind");
+        break;
     default: break; /* the types of v2 the tables of this build do not use */
     }
 }
@@ -1041,6 +1053,151 @@ static int read_object_value(cc_parse_t *c, const contractc_value_t *v, const cc
     return r;
 }
 
+/* The decoded text of the string token t, for a comparison: the raw bytes
+ * without escapes, else `small` when it fits, else a copy in the arena. */
+static const char *token_text(cc_parse_t *c, const cc_string_token_t *t, char *small, size_t cap)
+{
+    if (t->has_escapes && t->decoded_len <= cap) {
+        cc_decode_string(t, small);
+        return small;
+    }
+    return string_text(c, t);
+}
+
+/*
+ * A tagged union (docs/contract-language.md §4.11), the cursor at '{'.  One
+ * scan of the object finds the tag key first (the reader's skip functions:
+ * the values are not read); a missing tag is one `missing` problem at
+ * PATH.TAG, a tag that is not a string one `type` problem, a tag value that
+ * names no variant one `enum` problem, and in those cases nothing else of
+ * the object is checked.  Otherwise the cursor goes back to '{' and the
+ * object is read as the variant's object into `as`, the tag key skipped
+ * (a second one is `duplicate`), and the kind is set to the variant's index
+ * + 1.
+ */
+CC_NOINLINE static int read_union(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
+                      bool *own_ok)
+{
+    const unsigned char *open = c->r.p, *tag_at = NULL;
+    char small[256];
+    c->r.p++; /* '{' */
+    if (!cc_enter(&c->r))
+        return V_FAIL;
+    if (cc_peek(&c->r) == '}') {
+        c->r.p++;
+    } else {
+        for (;;) {
+            if (cc_peek(&c->r) != '"') {
+                cc_expect(&c->r, '"', "a key string");
+                return V_FAIL;
+            }
+            cc_string_token_t kt;
+            if (!cc_scan_string(&c->r, &kt) || !cc_expect(&c->r, ':', "':' after the key"))
+                return V_FAIL;
+            if (!tag_at && kt.decoded_len == v->tag_len) {
+                const char *key = token_text(c, &kt, small, sizeof small);
+                if (!key)
+                    return V_FAIL;
+                if (bytes_equal(key, v->tag, v->tag_len)) {
+                    cc_peek(&c->r);
+                    tag_at = c->r.p;
+                }
+            }
+            if (!cc_skip_value(&c->r))
+                return V_FAIL;
+            int ch = cc_peek(&c->r);
+            if (ch == ',') {
+                c->r.p++;
+                continue;
+            }
+            if (!cc_expect(&c->r, '}', "',' or '}' after an object member"))
+                return V_FAIL;
+            break;
+        }
+    }
+    cc_leave(&c->r);
+    const unsigned char *after = c->r.p;
+    cc_step_t step = {NULL, STEP_KEY, NULL, v->tag, v->tag_len};
+    if (!tag_at) {
+        step_enter(c, &step);
+        cc_msg_t m;
+        msg_init(c, &m);
+        msg_both(&m, "the key is required: it says which kind of object this is, one of ");
+        for (uint32_t i = 0; i < v->variant_count; i++) {
+            if (i)
+                msg_both(&m, i + 1 == v->variant_count ? " or " : ", ");
+            cc_str_quote(&m.model, v->variants[i].name, v->variants[i].name_len);
+            cc_str_quote(&m.log, v->variants[i].name, v->variants[i].name_len);
+        }
+        msg_report(c, &m, CONTRACTC_KIND_MISSING, NULL);
+        step_leave(c, &step);
+        return fail(c) ? V_FAIL : V_BAD;
+    }
+    c->r.p = tag_at;
+    step_enter(c, &step);
+    int ch = cc_peek(&c->r), r = V_BAD;
+    if (ch != '"') {
+        contractc_value_t string_value;
+        memset(&string_value, 0, sizeof string_value);
+        string_value.type = CONTRACTC_TYPE_STRING;
+        r = read_mismatch(c, &string_value, ch);
+    } else {
+        cc_string_token_t t;
+        const char *text = NULL;
+        if (cc_scan_string(&c->r, &t))
+            text = token_text(c, &t, small, sizeof small);
+        if (!text) {
+            r = V_FAIL;
+        } else {
+            uint32_t i = 0;
+            while (i < v->variant_count &&
+                   !(v->variants[i].name_len == t.decoded_len &&
+                     bytes_equal(v->variants[i].name, text, t.decoded_len)))
+                i++;
+            if (i < v->variant_count) {
+                step_leave(c, &step);
+                int kind = (int)i + 1;
+                unsigned char *dst = slot_dst(slot);
+                memcpy(dst, &kind, sizeof kind);
+                c->r.p = open;
+                uint64_t bits[CC_BITSET_WORDS];
+                /* read_object skips its tag once; an enclosing variant's
+                 * state is restored after (its tag may come later) */
+                const unsigned char *outer_open = c->tagged_open;
+                const contractc_value_t *outer = outer_open ? c->tagged : NULL;
+                bool outer_skipped = outer_open ? c->tag_skipped : false;
+                c->tagged = v;
+                c->tagged_open = open;
+                c->tag_skipped = false;
+                r = read_object(c, v->variants[i].object, dst + v->union_offset, bits);
+                c->tagged = outer;
+                c->tagged_open = outer_open;
+                c->tag_skipped = outer_skipped;
+                if (r != V_FAIL)
+                    *own_ok = true;
+                return r;
+            }
+            cc_msg_t m;
+            msg_init(c, &m);
+            cc_str_quote(&m.model, text, t.decoded_len);
+            cc_str_puts(&m.log, "the value");
+            msg_both(&m, " is not one of the kinds ");
+            for (uint32_t k = 0; k < v->variant_count; k++) {
+                if (k)
+                    msg_both(&m, k + 1 == v->variant_count ? " or " : ", ");
+                cc_str_quote(&m.model, v->variants[k].name, v->variants[k].name_len);
+                cc_str_quote(&m.log, v->variants[k].name, v->variants[k].name_len);
+            }
+            msg_both(&m, " (exact spelling, case-sensitive)");
+            msg_report(c, &m, CONTRACTC_KIND_ENUM, NULL);
+            r = fail(c) ? V_FAIL : V_BAD;
+        }
+    }
+    step_leave(c, &step);
+    c->r.p = after;
+    return r;
+}
+
 /* A boolean (the other scalar readers are above). */
 static int read_boolean(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
 {
@@ -1091,6 +1248,13 @@ static inline int read_value(cc_parse_t *c, const contractc_value_t *v, bool nul
     case CONTRACTC_TYPE_ENUM: r = read_enum(c, v, slot, ch); break;
     case CONTRACTC_TYPE_DATE: r = read_date(c, v, slot, ch); break;
     case CONTRACTC_TYPE_DATETIME: r = read_datetime(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_UNION:
+        if (ch != '{')
+            return read_mismatch(c, v, ch);
+        r = read_union(c, v, slot, own_ok);
+        if (r != V_FAIL)
+            slot_set_has(slot);
+        return r;
     default: return V_FAIL;
     }
     if (r == V_OK) {
@@ -1346,6 +1510,18 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o,
         cc_str_puts(&m.model, "\"? Keys must be spelt exactly");
     } else {
         put_allowed_keys(&m.model, o);
+        if (c->tagged_open == object) { /* a union's variant: its tag is allowed too */
+            const char *t = c->tagged->tag;
+            size_t tn = c->tagged->tag_len, i = 0;
+            while (i < tn && (t[i] == '_' || (t[i] >= 'a' && t[i] <= 'z') ||
+                              (t[i] >= 'A' && t[i] <= 'Z') || (i > 0 && t[i] >= '0' && t[i] <= '9')))
+                i++;
+            cc_str_puts(&m.model, o->field_count ? ", and " : "");
+            if (i == tn) /* as put_key_names writes a key */
+                cc_str_append(&m.model, t, tn);
+            else
+                cc_str_quote(&m.model, t, tn);
+        }
     }
     c->found++;
     if (m.model.failed) {
@@ -1713,7 +1889,11 @@ static bool report_missing(cc_parse_t *c, const contractc_object_t *o, const uin
 
 /* Reads an object (the cursor at '{') into the struct at `base`.
  * ok_bits[i]: field i was present and its whole value passed, or it is
- * optional and absent (the first bitset_words(o) words are written). */
+ * optional and absent (the first bitset_words(o) words are written).
+ * When the object is the variant read_union is reading (its '{' is
+ * c->tagged_open), the union's tag key, read already, is skipped once; the
+ * test is on the path of keys the object does not have, so other objects
+ * do not pay for it. */
 static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
                        uint64_t *ok_bits)
 {
@@ -1798,7 +1978,22 @@ static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char
             }
             if (!f)
                 f = find_field(o, key, key_len, &fi);
-            if (!f || bit_get(seen, fi)) {
+            if (!f && c->tagged_open == open && key_len == c->tagged->tag_len &&
+                bytes_equal(key, c->tagged->tag, key_len) && !c->tag_skipped) {
+                /* the union's tag, checked by read_union before */
+                c->tag_skipped = true;
+                if (!cc_skip_value(&c->r))
+                    return V_FAIL;
+            } else if (!f && c->tagged_open == open && key_len == c->tagged->tag_len &&
+                       bytes_equal(key, c->tagged->tag, key_len)) {
+                step.kind = STEP_KEY;
+                step.key = key;
+                step.n = key_len;
+                report_fixed(c, CONTRACTC_KIND_DUPLICATE, duplicate_msg, sizeof duplicate_msg - 1);
+                result = V_BAD;
+                if (!cc_skip_value(&c->r))
+                    return V_FAIL;
+            } else if (!f || bit_get(seen, fi)) {
                 if (f) {
                     step.kind = STEP_FIELD;
                     step.field = f;
@@ -1936,8 +2131,14 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
 {
     if (v->type == CONTRACTC_TYPE_OBJECT) {
         run_checks_object(c, v->object, at);
+    } else if (v->type == CONTRACTC_TYPE_UNION) {
+        int kind; /* 0: null; else the variant read into `as` */
+        memcpy(&kind, at, sizeof kind);
+        if (kind >= 1 && (uint32_t)kind <= v->variant_count)
+            run_checks_object(c, v->variants[kind - 1].object, at + v->union_offset);
     } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items &&
-               (v->items->type == CONTRACTC_TYPE_OBJECT || v->items->type == CONTRACTC_TYPE_ARRAY)) {
+               (v->items->type == CONTRACTC_TYPE_OBJECT || v->items->type == CONTRACTC_TYPE_ARRAY ||
+                v->items->type == CONTRACTC_TYPE_UNION)) {
         const unsigned char *items;
         size_t count;
         memcpy(&items, at, sizeof items);
@@ -2047,6 +2248,7 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     c->oom = false;
     c->checks_seen = false;
     c->at = NULL;
+    c->tagged_open = NULL; /* tagged and tag_skipped are read only under it */
     c->msg_busy = false;
     c->keys = NULL;
     c->prefix_valid = false;

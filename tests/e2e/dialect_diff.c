@@ -610,6 +610,26 @@ static jv_t *gen_value(const contractc_value_t *v, int depth)
     case CONTRACTC_TYPE_OBJECT:
         r = gen_object(v->object, depth + 1);
         break;
+    case CONTRACTC_TYPE_UNION: { /* v2: one variant's object with its tag, first or anywhere */
+        const contractc_variant_t *var = &v->variants[below(v->variant_count)];
+        jv_t *body = gen_object(var->object, depth + 1);
+        r = jnew(J_OBJ);
+        size_t at = chance(60) ? 0 : (size_t)below(body->n + 1);
+        for (size_t i = 0; i <= body->n; i++) {
+            if (i == at)
+                jpush(r, v->tag, jstr(var->name, var->name_len));
+            if (i < body->n)
+                jpush(r, body->keys[i], body->kids[i]);
+        }
+        for (size_t i = 0; i < body->n; i++)
+            free(body->keys[i]);
+        free(body->kids);
+        free(body->keys);
+        free(body);
+        /* its members are not sites (object_of: not an object type): the
+         * mutations act on the union's object as a whole */
+        break;
+    }
     case CONTRACTC_TYPE_ARRAY: {
         r = jnew(J_ARR);
         uint32_t hi = v->max_items == CONTRACTC_UNBOUNDED || v->max_items > v->min_items + 4

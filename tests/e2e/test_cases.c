@@ -22,6 +22,7 @@
 #include "invoice.h"
 #include "refund_request.h"
 #include "signup_form.h"
+#include "support_route.h"
 #include "tables.h"
 
 #define CASES CONTRACTC_TEST_DATA "/cases/replies.jsonl"
@@ -189,6 +190,8 @@ static const contractc_contract_t *generated_contract(const char *name)
         return &invoice_contract;
     if (strcmp(name, "signup_form") == 0) /* v2: keys and optional */
         return &signup_form_contract;
+    if (strcmp(name, "support_route") == 0) /* v2: tagged unions */
+        return &support_route_contract;
     return NULL;
 }
 
@@ -224,8 +227,8 @@ START_TEST(every_case_agrees_through_the_in_memory_tables)
 {
     size_t n;
     test_case_t *cases = load_cases(&n);
-    const char *names[] = {"refund_request", "invoice", "signup_form"};
-    enum { N_CONTRACTS = 3 };
+    const char *names[] = {"refund_request", "invoice", "signup_form", "support_route"};
+    enum { N_CONTRACTS = 4 };
     cc_contract_t *models[N_CONTRACTS];
     cc_tables_t *tables[N_CONTRACTS];
     cc_artifacts_t arts[N_CONTRACTS];
@@ -338,6 +341,36 @@ START_TEST(every_case_agrees_through_the_validate_command)
 }
 END_TEST
 
+/* docs/contract-language.md §4.11: the canonical form writes a union's tag
+ * first, wherever the reply had it, then the variant's keys in contract
+ * order; and the C record holds the kind and the variant's struct. */
+START_TEST(a_union_is_canonical_with_its_tag_first)
+{
+    const char reply[] = "{\"route\":{\"amount\":\"19.99\",\"order_id\":\"AB-12345\",\"intent\":\"refund\"},"
+                         "\"escalation\":null,\"history\":[{\"topic\":\"late\",\"intent\":\"question\"}]}";
+    support_route_t record;
+    contractc_problems_t problems;
+    contractc_problems_init(&problems);
+    ck_assert_int_eq(support_route_parse(reply, sizeof reply - 1, NULL, 0, &record, &problems),
+                     CONTRACTC_OK);
+    ck_assert_int_eq(record.route.kind, SUPPORT_ROUTE_ROUTE_KIND_REFUND);
+    ck_assert_str_eq(record.route.as.refund.order_id, "AB-12345");
+    ck_assert_int_eq(record.route.as.refund.amount, 1999);
+    ck_assert(!record.has_escalation);
+    ck_assert_int_eq(record.escalation.kind, SUPPORT_ROUTE_ESCALATION_KIND_NONE);
+    ck_assert(!record.has_followup);
+    ck_assert_uint_eq(record.history_count, 1);
+    ck_assert_int_eq(record.history[0].kind, SUPPORT_ROUTE_HISTORY_KIND_QUESTION);
+    ck_assert_str_eq(record.history[0].as.question.topic, "late");
+    char *json = contractc_to_json(&support_route_contract, &record, NULL);
+    ck_assert_str_eq(json, "{\"route\":{\"intent\":\"refund\",\"order_id\":\"AB-12345\",\"amount\":\"19.99\"},"
+                           "\"escalation\":null,\"history\":[{\"intent\":\"question\",\"topic\":\"late\"}]}");
+    free(json);
+    support_route_free(&record);
+    contractc_problems_clear(&problems);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cases");
@@ -346,6 +379,7 @@ int main(void)
     tcase_add_test(tc, every_case_agrees_through_the_generated_parser);
     tcase_add_test(tc, every_case_agrees_through_the_in_memory_tables);
     tcase_add_test(tc, every_case_agrees_through_the_validate_command);
+    tcase_add_test(tc, a_union_is_canonical_with_its_tag_first);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

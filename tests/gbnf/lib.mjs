@@ -199,6 +199,7 @@ export const contracts = [
     "examples/ticket/ticket.contract.yaml", "examples/codemap/codemap.contract.yaml",
     "tests/data/contracts/refund_request.contract.yaml", "tests/data/contracts/invoice.contract.yaml",
     "tests/data/contracts/signup_form.contract.yaml",
+    "tests/data/contracts/support_route.contract.yaml",
     "tests/data/differential/all_types.contract.yaml", "bench/contracts/repo_map.contract.yaml",
 ].map((c) => path.join(src, c));
 

@@ -77,6 +77,17 @@ static void compare_value(const char *where, const contractc_value_t *a, const c
                       a->item_align, b->item_size, b->item_align);
         compare_value(where, a->items, b->items, depth + 1);
     }
+    /* a tagged union: its tag, variants and the offset of `as` */
+    str_eq(where, a->tag, b->tag);
+    ck_assert_msg(a->tag_len == b->tag_len && a->variant_count == b->variant_count,
+                  "%s: union tag or variant count", where);
+    ck_assert_msg(a->union_offset == b->union_offset, "%s: union offset %u (computed) vs %u",
+                  where, a->union_offset, b->union_offset);
+    for (uint32_t i = 0; i < a->variant_count; i++) {
+        ck_assert_uint_eq(a->variants[i].name_len, b->variants[i].name_len);
+        str_eq(where, a->variants[i].name, b->variants[i].name);
+        compare_object(where, a->variants[i].object, b->variants[i].object, depth + 1);
+    }
     compared++;
 }
 
