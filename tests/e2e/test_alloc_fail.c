@@ -49,6 +49,7 @@
 #include "invoice.h"
 #include "refund_request.h"
 #include "signup_form.h"
+#include "sensor_log.h"
 #include "text.h"
 
 #define CASES CONTRACTC_TEST_DATA "/cases/replies.jsonl"
@@ -162,6 +163,8 @@ static const contractc_contract_t *contract_named(const char *name)
         return &invoice_contract;
     if (strcmp(name, "signup_form") == 0)
         return &signup_form_contract;
+    if (strcmp(name, "sensor_log") == 0)
+        return &sensor_log_contract;
     return NULL;
 }
 

@@ -198,7 +198,7 @@ export const contracts = [
     "examples/refund/refund_request.contract.yaml", "examples/invoice/invoice.contract.yaml",
     "examples/ticket/ticket.contract.yaml", "examples/codemap/codemap.contract.yaml",
     "tests/data/contracts/refund_request.contract.yaml", "tests/data/contracts/invoice.contract.yaml",
-    "tests/data/contracts/signup_form.contract.yaml",
+    "tests/data/contracts/signup_form.contract.yaml", "tests/data/contracts/sensor_log.contract.yaml",
     "tests/data/differential/all_types.contract.yaml", "bench/contracts/repo_map.contract.yaml",
 ].map((c) => path.join(src, c));
 
