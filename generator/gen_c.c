@@ -134,8 +134,8 @@ static void c_literal(cc_buf_t *b, const char *s)
     cc_buf_putc(b, '"');
 }
 
-/* The C type of an array item or scalar member. */
-static void item_c_type(cc_buf_t *b, const cc_value_t *v)
+/* The C type of a value, for an array item or a scalar member. */
+static void value_c_type(cc_buf_t *b, const cc_value_t *v)
 {
     switch (v->type) {
     case CONTRACTC_TYPE_STRING: cc_buf_puts(b, "contractc_string_t"); break;
@@ -154,6 +154,16 @@ static void item_c_type(cc_buf_t *b, const cc_value_t *v)
     default: /* the types of v2 write their own C types */
         break;
     }
+}
+
+/* The C type of an array item or scalar member: an item that may be null
+ * is its NAME_F_item_t (docs/contract-language.md §4.6). */
+static void item_c_type(cc_buf_t *b, const cc_value_t *v)
+{
+    if (v->c_item_type)
+        cc_buf_puts(b, v->c_item_type);
+    else
+        value_c_type(b, v);
 }
 
 /* ---- NAME.h: enums and structs --------------------------------------------- */
@@ -270,6 +280,19 @@ static void emit_value_types(emit_t *e, const cc_value_t *v)
             emit_object_type(e, i);
     } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
         emit_value_types(e, v->items);
+        if (v->items->c_item_type) {
+            size_t i = items_index(e, v->items);
+            const char *it = v->items->c_item_type;
+            if (i != (size_t)-1 && !e->items_typed[i]) {
+                e->items_typed[i] = true;
+                size_t n = strlen(it);
+                cc_buf_printf(&e->types, "\n/* One item of a list whose items may be null. */\n"
+                                         "typedef struct %.*s {\n    bool has_value; /* false: the item was null */\n    ",
+                              (int)(n > 2 ? n - 2 : n), it);
+                value_c_type(&e->types, v->items);
+                cc_buf_printf(&e->types, " value;\n} %s;\n", it);
+            }
+        }
         if (v->items->type == CONTRACTC_TYPE_ARRAY) {
             size_t i = items_index(e, v->items);
             const char *list = v->items->c_list_type;
@@ -301,6 +324,8 @@ static void member_comment(cc_buf_t *b, const cc_field_t *f)
         cc_buf_puts(b, ", nullable");
     if (f->optional)
         cc_buf_puts(b, ", optional");
+    if (v->type == CONTRACTC_TYPE_ARRAY && v->items && v->items->nullable)
+        cc_buf_puts(b, ", items nullable");
     if (f->c_name || strcmp(f->c_stem ? f->c_stem : f->name, f->name) != 0) {
         /* the JSON key, when the member is not named after it */
         cc_buf_puts(b, ", key \"");
@@ -609,6 +634,10 @@ static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
         cc_buf_puts(b, "), .item_align = CONTRACTC_ALIGNOF(");
         item_c_type(b, mv->items);
         cc_buf_puts(b, "),\n");
+        if (v->items_nullable) /* ABI 2 (contractc.h) */
+            cc_buf_printf(b, "%s    .items_nullable = true, .item_has_offset = offsetof(%s, has_value),"
+                             " .item_value_offset = offsetof(%s, value),\n",
+                          indent, mv->items->c_item_type, mv->items->c_item_type);
         break;
     }
     case CONTRACTC_TYPE_UNION:

@@ -680,10 +680,22 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
             cc_buf_t item_path = CC_BUF_INIT, item_words = CC_BUF_INIT;
             cc_buf_printf(&item_path, "%s[*]", path);
             cJSON *items = get(node, "items");
+            cJSON *inode = items;
+            if (v->items->nullable) {
+                /* items that may be null (docs/contract-language.md §4.6):
+                 * a union type like a nullable field's, counted alike */
+                c->unions++;
+                if (c->unions == ANTHROPIC_MAX_UNIONS + 1)
+                    c->union_over = v->items->nullable_mark;
+                if (v->items->type == CONTRACTC_TYPE_ENUM || v->items->type == CONTRACTC_TYPE_OBJECT) {
+                    cJSON *any = get(items, "anyOf");
+                    inode = any ? cJSON_GetArrayItem(any, 0) : NULL;
+                }
+            }
             if (item_path.failed)
                 c->failed = true;
             else
-                walk_value(c, items, v->items, NULL, item_path.data, &item_words, level + 1);
+                walk_value(c, inode, v->items, NULL, item_path.data, &item_words, level + 1);
             if (items)
                 append_description(c, items, &item_words);
             cc_buf_free(&item_path);
@@ -801,7 +813,8 @@ static bool over_limits(const dctx_t *c, cc_diags_t *diags)
     bool over = false;
     if (c->d == D_ANTHROPIC && c->unions > ANTHROPIC_MAX_UNIONS) {
         cc_error(diags, k->path, c->union_over,
-                 "the anthropic dialect is refused: the contract has %zu nullable fields, each a "
+                 "the anthropic dialect is refused: the contract has %zu nullable fields (or "
+                 "array items), each a "
                  "union type in the schema, over Anthropic's limit of %u per request (Claude docs "
                  "'Structured outputs', documented since 2026-02-19); dropping null would make the "
                  "schema stricter than the contract, so %s",

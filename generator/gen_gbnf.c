@@ -26,7 +26,8 @@
  *   nullable    value | "null"; all_or_none, at_most_one, exactly_one
  *               over an object's own fields: the allowed null/set
  *               combinations as alternatives (CC_GBNF_MAX_ALTERNATIVES)
- *   array       "[" item ("," item){min-1,max-1} "]"
+ *   array       "[" item ("," item){min-1,max-1} "]"; items that may be
+ *               null: (item | "null") for each item
  *
  * White space: up to 20 of space, tab, LF, CR around every token.
  *   optional    a key left out or written, in contract order
@@ -1043,7 +1044,14 @@ static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *ba
             note_limit(g, path, "min_items", min);
             min = 0;
         }
-        const char *in = rule_name(g, item);
+        /* items that may be null (docs/contract-language.md §4.6): item | "null" */
+        cc_buf_t nb = CC_BUF_INIT;
+        if (v->items->nullable) {
+            cc_buf_printf(&nb, "(%s | \"null\")", rule_name(g, item));
+            if (nb.failed)
+                g->oom = true;
+        }
+        const char *in = nb.data ? nb.data : rule_name(g, item);
         cc_buf_puts(&b, "\"[\" ws ");
         if (!bounded || max > 0) {
             if (min == 0)
@@ -1058,6 +1066,7 @@ static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *ba
             cc_buf_puts(&b, " ws ");
         }
         cc_buf_puts(&b, "\"]\"");
+        cc_buf_free(&nb);
         set_body(g, head, &b);
         if (!g->oom && grounded_item) {
             cc_buf_t w = CC_BUF_INIT, phrase = CC_BUF_INIT, sb = CC_BUF_INIT;

@@ -47,7 +47,8 @@
  * | object   | "an object with the keys below" (its fields follow as lines)   |
  * | array    | "a list of N to M items, each " + the items' phrase; counts as |
  * |          | for strings ("at least 1 item", "exactly 2 items"); unbounded: |
- * |          | "a list of items, each ..."                                    |
+ * |          | "a list of items, each ..."; items that may be null: "each     |
+ * |          | null or ..." (cc_phrase_each_item)                             |
  *
  * A bound of 0 on a length or an item count says nothing and is not
  * written.  A grounded field, and an array field whose (innermost) items
@@ -163,7 +164,7 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
         else
             cc_buf_puts(b, "items");
         if (v->items) {
-            cc_buf_puts(b, ", each ");
+            cc_phrase_each_item(b, v->items);
             put_phrase(b, v->items, NULL, false);
         }
         break;

@@ -27,7 +27,9 @@
  *                  key), under the same test on the array field.
  *   then the value's keywords (below); a nullable scalar gets
  *   "type": [T, "null"], a nullable enum, object or array gets
- *   "anyOf": [<value>, {"type": "null"}] after its description.
+ *   "anyOf": [<value>, {"type": "null"}] after its description.  Array
+ *   items that may be null (docs/contract-language.md §4.6) are written
+ *   the same way inside "items".
  *
  * | contract | keywords                                                     |
  * | -------- | ------------------------------------------------------------ |
@@ -272,8 +274,23 @@ static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, boo
                 put_string(c, items, "description", d.data);
             cc_buf_free(&d);
         }
-        if (items && v->items)
-            value_keywords(c, items, v->items, false, f);
+        const cc_value_t *iv = v->items;
+        if (items && iv && iv->nullable &&
+            (iv->type == CONTRACTC_TYPE_ENUM || iv->type == CONTRACTC_TYPE_OBJECT)) {
+            /* items that may be null (docs/contract-language.md §4.6), as a
+             * nullable field: anyOf around an enum or object */
+            cJSON *any = cJSON_CreateArray();
+            cJSON *branch = cJSON_CreateObject();
+            if (branch)
+                value_keywords(c, branch, iv, false, f);
+            append(c, any, branch);
+            cJSON *null_branch = cJSON_CreateObject();
+            put_string(c, null_branch, "type", "null");
+            append(c, any, null_branch);
+            put(c, items, "anyOf", any);
+        } else if (items && iv) {
+            value_keywords(c, items, iv, iv->nullable, f);
+        }
         put(c, obj, "items", items);
         if (v->has_min_items)
             put_number(c, obj, "minItems", v->min_items);

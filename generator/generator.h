@@ -57,6 +57,9 @@ char *cc_rule_sentence(const cc_object_t *owner, const cc_rule_t *rule);
  * least N", "at most M" + noun; a minimum of 0 says nothing), one bound of
  * an integer, number or decimal (as written in the contract when known),
  * and a value's bounds (" from A to B", " A or more", " B or less"). */
+/* ", each " and, for items that may be null, "null or "
+ * (docs/contract-language.md §4.6). */
+void cc_phrase_each_item(cc_buf_t *b, const cc_value_t *items);
 void cc_phrase_count(cc_buf_t *b, bool has_min, uint32_t min, bool has_max, uint32_t max,
                      const char *one, const char *many);
 void cc_phrase_bound(cc_buf_t *b, const cc_value_t *v, bool low);

@@ -26,7 +26,8 @@
  *     enum     "type","values":[...]
  *     object   "type","fields":[FIELD...],"rules":[RULE...]
  *     array    "type","min_items" (0 default),"max_items"|null,
- *              "items":{VALUE}
+ *              "items":{VALUE[,"nullable":true]} ("nullable" only for
+ *              items that may be null, docs/contract-language.md §4.6)
  *   RULE = {"kind":K,"id":ID, ...}
  *     all_or_none, at_most_one, exactly_one  "fields":[PATH...]
  *     sum      "of":PATH,"equals":PATH,"tolerance":N (operands' units)
@@ -200,6 +201,10 @@ static void model_value(cc_buf_t *b, const cc_value_t *v)
             else {
                 cc_buf_putc(b, '{');
                 cc_buf_append(b, inner.data + 1, inner.len - 1); /* drop ',' */
+                if (v->items->nullable) { /* v2, only when used */
+                    key(b, "nullable");
+                    put_bool(b, true);
+                }
                 cc_buf_putc(b, '}');
             }
             cc_buf_free(&inner);

@@ -132,6 +132,7 @@ void cc_value_clear(cc_value_t *v)
     free(v->c_union_struct);
     free(v->c_kind_type);
     free(v->c_kind_prefix);
+    free(v->c_item_type);
     memset(v, 0, sizeof *v);
 }
 
@@ -187,6 +188,8 @@ static bool value_needs_abi2(const cc_value_t *v)
             return object_needs_abi2(v->object);
         if (v->type != CONTRACTC_TYPE_ARRAY)
             return false;
+        if (v->items && v->items->nullable)
+            return true;
     }
     return false;
 }

@@ -107,6 +107,14 @@ typedef struct cc_value {
     size_t variant_count;
     /* naming.c: "NAME_F_t", "NAME_F" (struct tag), "NAME_F_kind_t", "NAME_F_KIND" */
     char *c_union_type, *c_union_struct, *c_kind_type, *c_kind_prefix;
+
+    /* v2: the items of an array that may be null (`nullable: true` on the
+     * items, docs/contract-language.md §4.6); set on the items value only */
+    bool nullable;
+    cc_mark_t nullable_mark;           /* of the items' `nullable:` key */
+    /* naming.c: "NAME_F_item_t", the C struct of one such item
+     * ({ bool has_value; T value; }); NULL unless nullable */
+    char *c_item_type;
 } cc_value_t;
 
 typedef struct cc_field {
@@ -271,7 +279,8 @@ void cc_enum_free(cc_enum_t *enumeration);
 const char *cc_type_name(contractc_type_t type);
 
 /* The descriptor ABI (contractc.h) the contract's tables are written for:
- * 1 unless it uses what ABI 2 added (an optional field, a union), so that the
+ * 1 unless it uses what ABI 2 added (an optional field, a union, nullable
+ * array items), so that the
  * generated files of a v1 contract stay as they were. */
 uint32_t cc_contract_abi(const cc_contract_t *contract);
 

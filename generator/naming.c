@@ -515,6 +515,21 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
                             "rename the field or the contract");
             list_add(&N->types, cc_strdup(v->items->c_list_type), what, NULL, at, false);
         }
+        if (v->items->nullable && !v->items->c_item_type) {
+            /* One item that may be null (docs/contract-language.md §4.6):
+             * NAME_F_item_t { bool has_value; T value; }. */
+            v->items->c_item_type = fmt("%s_item_t", base);
+            char *what = v->items->c_item_type ? fmt("the items of %s", p) : NULL;
+            if (!v->items->c_item_type || !what) {
+                free(what);
+                free(p);
+                N->oom = true;
+                return;
+            }
+            refuse_reserved(N, v->items->c_item_type, CC_C_ORDINARY, what, at,
+                            "rename the field or the contract");
+            list_add(&N->types, cc_strdup(v->items->c_item_type), what, NULL, at, false);
+        }
         name_value(N, v->items, base, type_name, p, at);
         free(p);
         return;

@@ -23,7 +23,7 @@
  *   field       ::= MAP{ type*: TYPE, description: STR, format_text: STR,
  *                        example: SCALAR, nullable: BOOL, optional: BOOL,
  *                        c_name: C_IDENT, constraint... }
- *   items       ::= MAP{ type*: TYPE, constraint... }  (no nullable, optional, c_name)
+ *   items       ::= MAP{ type*: TYPE, nullable: BOOL, constraint... }  (no optional, c_name)
  *   constraint  ::= min_length: INT | max_length: INT | pattern: STR
  *                 | grounded: BOOL                             (string)
  *                 | minimum: BOUND | maximum: BOUND     (integer number decimal)
@@ -1289,11 +1289,6 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                          k == FK_OPTIONAL ? "an item of a list is never left out"
                                           : "the items are no member of their own");
                 bad = true;
-            } else if (!f && k == FK_NULLABLE) {
-                cc_error(L->d, L->path, key[k]->mark,
-                         "nullable array items are not supported in v1; make the array "
-                         "field nullable instead");
-                bad = true;
             }
         } else if (v->type && v->type_ref) {
             cc_error(L->d, L->path, key[k]->mark,
@@ -1328,6 +1323,9 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             f->optional_mark = key[FK_OPTIONAL]->mark;
         if (slot[FK_C_NAME])
             get_c_name(L, slot[FK_C_NAME], &f->c_name, &f->c_name_mark);
+    } else if (slot[FK_NULLABLE] && get_bool(L, slot[FK_NULLABLE], "nullable", &v->nullable)) {
+        /* items that may be null: language v2 (docs/contract-language.md §4.6) */
+        v->nullable_mark = key[FK_NULLABLE]->mark;
     }
 
     switch (v->type) {

@@ -302,6 +302,16 @@ char *cc_rule_sentence(const cc_object_t *owner, const cc_rule_t *rule)
     return cc_buf_take(&b, NULL);
 }
 
+/* The items of an array in words after "each ": "null or " before the
+ * items' own phrase when they may be null (docs/contract-language.md
+ * §4.6), so that a nullable array's ", or null" stays the array's. */
+void cc_phrase_each_item(cc_buf_t *b, const cc_value_t *items)
+{
+    cc_buf_puts(b, ", each ");
+    if (items->nullable)
+        cc_buf_puts(b, "null or ");
+}
+
 /* A count range in words: "exactly N", "N to M", "at least N", "at most
  * M", followed by the singular or plural noun; a minimum of 0 says
  * nothing, and with no bound left nothing is written. */

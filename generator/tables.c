@@ -440,6 +440,15 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
         it->table = iv;
         it->ident = ident;
         layout_t l = value_layout(b, v->items);
+        if (v->items->nullable) {
+            /* { bool has_value; T value; } (docs/contract-language.md §4.6) */
+            out->items_nullable = true;
+            out->item_has_offset = 0;
+            out->item_value_offset = round_up((uint32_t)sizeof(bool), l.align);
+            l.size = round_up(out->item_value_offset + l.size, l.align);
+            if (l.align < CONTRACTC_ALIGNOF(bool))
+                l.align = CONTRACTC_ALIGNOF(bool);
+        }
         out->items = iv;
         out->item_size = l.size;
         out->item_align = l.align;

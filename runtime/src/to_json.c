@@ -160,6 +160,15 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
             const unsigned char *item = items + i * v->item_size;
             if (i)
                 put(o, ",", 1);
+            if (v->items_nullable) { /* { bool has_value; T value; }: §4.6 */
+                bool has;
+                memcpy(&has, item + v->item_has_offset, sizeof has);
+                if (!has) {
+                    puts_(o, "null");
+                    continue;
+                }
+                item += v->item_value_offset;
+            }
             size_t item_aux = 0;
             if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY)
                 memcpy(&item_aux, item + sizeof(void *), sizeof item_aux);

@@ -918,6 +918,12 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
     const size_t keep = v->max_items == CONTRACTC_UNBOUNDED ? (size_t)-1 : v->max_items;
     if (item_ok && iv->type == CONTRACTC_TYPE_OBJECT)
         memset(item_ok, 0xff, CC_BITSET_WORDS * sizeof *item_ok);
+    /* Items that may be null (ABI 2, docs/contract-language.md §4.6): each
+     * is { bool has_value; T value; }; a null leaves has_value false.  ABI 1
+     * tables read items_nullable as false: the value at the item itself. */
+    const bool nullable = v->items_nullable;
+    const uint32_t voff = nullable ? v->item_value_offset : 0;
+    const uint32_t has_off = nullable ? v->item_has_offset : CONTRACTC_ABSENT;
     cc_step_t step = {NULL, STEP_INDEX, NULL, NULL, 0};
     step_enter(c, &step);
     int ch = cc_peek(&c->r);
@@ -943,6 +949,8 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
                     capacity = ncap;
                 }
                 at = items + count * size;
+                if (nullable)
+                    memset(at, 0, size); /* has_value false until read */
             } else {
                 if (!scratch && !(scratch = cc_arena_alloc(c->arena, size, align))) {
                     c->oom = true;
@@ -953,22 +961,25 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
             }
             step.n = count;
             /* A string or an array item is a pointer and its size_t. */
-            cc_slot_t s = {at, 0,
+            cc_slot_t s = {at, voff,
                            iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY
-                               ? (uint32_t)sizeof(void *)
+                               ? voff + (uint32_t)sizeof(void *)
                                : CONTRACTC_ABSENT,
-                           CONTRACTC_ABSENT};
+                           has_off};
             uint64_t bits[CC_BITSET_WORDS];
             int r;
             if (iv->type == CONTRACTC_TYPE_OBJECT && cc_peek(&c->r) == '{') {
-                r = read_object(c, iv->object, at, bits);
+                r = read_object(c, iv->object, at + voff, bits);
+                if (nullable && r != V_FAIL)
+                    slot_set_has(&s);
                 if (item_ok)
                     for (size_t w = 0; w < bitset_words(iv->object); w++)
                         item_ok[w] &= bits[w];
             } else {
                 bool item_own_ok;
-                r = read_value(c, iv, false, &s, &item_own_ok, NULL);
-                if (item_ok && iv->type == CONTRACTC_TYPE_OBJECT)
+                r = read_value(c, iv, nullable, &s, &item_own_ok, NULL);
+                /* not an object: its fields failed, unless it was an accepted null */
+                if (item_ok && iv->type == CONTRACTC_TYPE_OBJECT && r != V_OK)
                     memset(item_ok, 0, CC_BITSET_WORDS * sizeof *item_ok);
             }
             if (r == V_FAIL)

@@ -636,8 +636,12 @@ static jv_t *gen_value(const contractc_value_t *v, int depth)
                           ? v->min_items + 4
                           : v->max_items;
         uint32_t n = (uint32_t)between(v->min_items, hi);
-        for (uint32_t i = 0; i < n; i++)
-            jpush(r, NULL, gen_value(v->items, depth + 1));
+        for (uint32_t i = 0; i < n; i++) {
+            /* items that may be null (ABI 2): sometimes a null item */
+            jv_t *item = v->items_nullable && chance(20) ? jnew(J_NULL) : gen_value(v->items, depth + 1);
+            item->val = v->items;
+            jpush(r, NULL, item);
+        }
         break;
     }
     default:

@@ -50,6 +50,7 @@
 #include "refund_request.h"
 #include "signup_form.h"
 #include "support_route.h"
+#include "sensor_log.h"
 #include "text.h"
 
 #define CASES CONTRACTC_TEST_DATA "/cases/replies.jsonl"
@@ -165,6 +166,8 @@ static const contractc_contract_t *contract_named(const char *name)
         return &signup_form_contract;
     if (strcmp(name, "support_route") == 0)
         return &support_route_contract;
+    if (strcmp(name, "sensor_log") == 0)
+        return &sensor_log_contract;
     return NULL;
 }
 

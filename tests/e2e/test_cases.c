@@ -23,6 +23,7 @@
 #include "refund_request.h"
 #include "signup_form.h"
 #include "support_route.h"
+#include "sensor_log.h"
 #include "tables.h"
 
 #define CASES CONTRACTC_TEST_DATA "/cases/replies.jsonl"
@@ -192,6 +193,8 @@ static const contractc_contract_t *generated_contract(const char *name)
         return &signup_form_contract;
     if (strcmp(name, "support_route") == 0) /* v2: tagged unions */
         return &support_route_contract;
+    if (strcmp(name, "sensor_log") == 0) /* v2: nullable array items */
+        return &sensor_log_contract;
     return NULL;
 }
 
@@ -227,8 +230,8 @@ START_TEST(every_case_agrees_through_the_in_memory_tables)
 {
     size_t n;
     test_case_t *cases = load_cases(&n);
-    const char *names[] = {"refund_request", "invoice", "signup_form", "support_route"};
-    enum { N_CONTRACTS = 4 };
+    const char *names[] = {"refund_request", "invoice", "signup_form", "support_route", "sensor_log"};
+    enum { N_CONTRACTS = 5 };
     cc_contract_t *models[N_CONTRACTS];
     cc_tables_t *tables[N_CONTRACTS];
     cc_artifacts_t arts[N_CONTRACTS];

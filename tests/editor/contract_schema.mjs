@@ -167,7 +167,7 @@ const same = (a, b) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify
     ['builtin_types (key_type)', d.key_type.anyOf[0].enum, lists.builtin_types],
     ['object_keys + enum_keys', keys(d.namedType), [...(lists.object_keys ?? []), ...(lists.enum_keys ?? [])]],
     ['field_keys', keys(d.field), fk],
-    ['field_keys of items', keys(d.items), fk.filter((k) => !['description', 'format_text', 'example', 'nullable', 'optional', 'c_name'].includes(k))],
+    ['field_keys of items', keys(d.items), fk.filter((k) => !['description', 'format_text', 'example', 'optional', 'c_name'].includes(k))],
     ['rule_keys', Object.keys(rule), lists.rule_keys],
     ['rule kinds', d.rule.oneOf.map((x) => x.required[0]), (lists.rule_keys ?? []).filter((k) => k !== 'id' && k !== 'prompt')],
     ['sum', keys(rule.sum), lists.sum],

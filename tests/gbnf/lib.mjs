@@ -200,6 +200,7 @@ export const contracts = [
     "tests/data/contracts/refund_request.contract.yaml", "tests/data/contracts/invoice.contract.yaml",
     "tests/data/contracts/signup_form.contract.yaml",
     "tests/data/contracts/support_route.contract.yaml",
+    "tests/data/contracts/sensor_log.contract.yaml",
     "tests/data/differential/all_types.contract.yaml", "bench/contracts/repo_map.contract.yaml",
 ].map((c) => path.join(src, c));
 

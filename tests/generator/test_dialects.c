@@ -580,8 +580,34 @@ static void walk_value(walk_t *w, const cc_value_t *v, const contractc_value_t *
          * object items have lines "list[].field" */
         bool structured = v->items->type == CONTRACTC_TYPE_OBJECT || v->items->type == CONTRACTC_TYPE_ARRAY;
         snprintf(sub_line, sizeof sub_line, structured ? "%s[]" : "%s", line_path);
+        /* items that may be null (v2): [T, "null"] for a scalar, anyOf
+         * [T, {"type": "null"}] around an enum or an object, in every schema */
+        ck_assert(tv->items_nullable == v->items->nullable);
+        const cJSON *dn[D_N];
+        for (int d = 0; d < D_N; d++)
+            dn[d] = di[d];
+        if (v->items->nullable &&
+            (v->items->type == CONTRACTC_TYPE_ENUM || v->items->type == CONTRACTC_TYPE_OBJECT)) {
+            const cJSON *any = cJSON_GetObjectItemCaseSensitive(pi, "anyOf");
+            ck_assert_msg(cJSON_GetArraySize(any) == 2, "%s %s: no anyOf with null", w->m->name, sub);
+            ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(any, 1), "type")->valuestring,
+                             "null");
+            pi = cJSON_GetArrayItem(any, 0);
+            for (int d = 0; d < D_N; d++)
+                if (di[d]) {
+                    const cJSON *da = cJSON_GetObjectItemCaseSensitive(di[d], "anyOf");
+                    ck_assert_msg(cJSON_GetArraySize(da) == 2, "%s %s: no anyOf with null in %s",
+                                  w->m->name, sub, cc_dialect_names[d]);
+                    dn[d] = cJSON_GetArrayItem(da, 0);
+                }
+        } else if (v->items->nullable) {
+            const cJSON *t = cJSON_GetObjectItemCaseSensitive(pi, "type");
+            ck_assert_msg(cJSON_GetArraySize(t) == 2 &&
+                              strcmp(cJSON_GetArrayItem(t, 1)->valuestring, "null") == 0,
+                          "%s %s: no [T, \"null\"] type", w->m->name, sub);
+        }
         /* an item's words go into the item node's own description */
-        walk_value(w, v->items, tv->items, NULL, pi, di, di, sub, sub_line);
+        walk_value(w, v->items, tv->items, NULL, pi, dn, di, sub, sub_line);
         break;
     }
     default:

@@ -75,6 +75,12 @@ static void compare_value(const char *where, const contractc_value_t *a, const c
         ck_assert_msg(a->item_size == b->item_size && a->item_align == b->item_align,
                       "%s: item layout %u/%u (computed) vs %u/%u (compiler)", where, a->item_size,
                       a->item_align, b->item_size, b->item_align);
+        ck_assert_msg(a->items_nullable == b->items_nullable &&
+                          a->item_has_offset == b->item_has_offset &&
+                          a->item_value_offset == b->item_value_offset,
+                      "%s: nullable items %d at %u/%u (computed) vs %d at %u/%u (compiler)", where,
+                      a->items_nullable, a->item_has_offset, a->item_value_offset,
+                      b->items_nullable, b->item_has_offset, b->item_value_offset);
         compare_value(where, a->items, b->items, depth + 1);
     }
     /* a tagged union: its tag, variants and the offset of `as` */

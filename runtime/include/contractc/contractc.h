@@ -1095,6 +1095,14 @@ typedef struct contractc_value {
     const struct contractc_variant *variants;
     uint32_t variant_count;
     uint32_t union_offset;
+    /* ABI 2: an array whose items may be null (`nullable: true` on the
+     * items, docs/contract-language.md §4.6).  Each item is then a struct
+     * { bool has_value; T value; } of item_size bytes: has_value at
+     * item_has_offset (false: the item was null), the value, read as
+     * `items`, at item_value_offset.  False (ABI 1 tables): items are
+     * never null and each item is the value itself. */
+    bool items_nullable;
+    uint32_t item_has_offset, item_value_offset;
 } contractc_value_t;
 
 /* One variant of a tagged union: the tag value that selects it (UTF-8)
