@@ -86,6 +86,12 @@ typedef struct cc_value {
     /* naming.c: for an array that is the item of an array, the C struct of
      * one inner list ({ T *items; size_t count; }): "NAME_F_list_t" */
     char *c_list_type;
+
+    /* v2 map (docs/contract-language.md §4.13): `values:` is `items` (owned),
+     * `key_pattern:` is pattern/pattern_mark/dfa, `min_entries:` and
+     * `max_entries:` are has_min_items/min_items and has_max_items/max_items.
+     * naming.c: the C struct of one entry, "NAME_F_entry_t". */
+    char *c_entry_type;
 } cc_value_t;
 
 typedef struct cc_field {
@@ -250,7 +256,7 @@ void cc_enum_free(cc_enum_t *enumeration);
 const char *cc_type_name(contractc_type_t type);
 
 /* The descriptor ABI (contractc.h) the contract's tables are written for:
- * 1 unless it uses what ABI 2 added (an optional field), so that the
+ * 1 unless it uses what ABI 2 added (an optional field, a map), so that the
  * generated files of a v1 contract stay as they were. */
 uint32_t cc_contract_abi(const cc_contract_t *contract);
 
