@@ -805,17 +805,18 @@ static const unsigned field_key_types[FK_COUNT] = {
 
 static const char *const builtin_types[] = {
     "string", "integer", "number", "boolean", "decimal",
-    "enum", "date", "datetime", "object", "array"
+    "enum", "date", "datetime", "object", "array",
+    "map" /* v2: not in CONTRACTC_TYPE_* order; builtin_type() names it first */
 };
 #define BUILTIN_COUNT (sizeof builtin_types / sizeof builtin_types[0])
 
 static contractc_type_t builtin_type(const char *name)
 {
-    for (size_t i = 0; i < BUILTIN_COUNT; i++)
-        if (strcmp(builtin_types[i], name) == 0)
-            return (contractc_type_t)(CONTRACTC_TYPE_STRING + (int)i);
     if (strcmp(name, "map") == 0) /* v2 (docs/contract-language.md §4.13) */
         return CONTRACTC_TYPE_MAP;
+    for (size_t i = 0; i + 1 < BUILTIN_COUNT; i++)
+        if (strcmp(builtin_types[i], name) == 0)
+            return (contractc_type_t)(CONTRACTC_TYPE_STRING + (int)i);
     return (contractc_type_t)0;
 }
 
