@@ -319,7 +319,10 @@ static void append_description(dctx_t *c, cJSON *node, const cc_buf_t *words)
  * ([0-9], [A-Za-z0-9_]; inside a class without their brackets), \D and \W
  * become negated classes outside a class.  Returns NULL (and *why) for a
  * pattern using a construct it does not document: \D or \W inside a class,
- * the code-point escapes \x \u \c \0 \v \f, or a lazy quantifier.
+ * the code-point escapes \x \u \c \0 \v \f, or a lazy quantifier; or one
+ * whose set it reads differently: \s and \S (ECMA-262's Unicode white space,
+ * docs/contract-language.md §6.2) and '.' outside a class (ECMA-262 also
+ * excludes U+2028 and U+2029).
  */
 static char *llama_pattern(const char *p, const char **why)
 {
@@ -335,6 +338,9 @@ static char *llama_pattern(const char *p, const char **why)
                 *why = "it uses \\D or \\W inside a class, which has no spelt-out form";
             } else if (set) {
                 cc_buf_printf(&b, in_class ? "%s" : (e == 'd' || e == 'w') ? "[%s]" : "[^%s]", set);
+            } else if (e == 's' || e == 'S') {
+                *why = "it uses \\s or \\S, ECMA-262's Unicode white space set, which "
+                       "llama.cpp's converter does not document";
             } else if (strchr("xucv0f", e)) {
                 *why = "it uses a code-point escape (\\x, \\u, \\c, \\0, \\v or \\f) that "
                        "llama.cpp's converter does not document";
@@ -347,6 +353,9 @@ static char *llama_pattern(const char *p, const char **why)
                 in_class = true;
             else if (ch == ']' && in_class)
                 in_class = false;
+            else if (!in_class && ch == '.')
+                *why = "it uses '.', which llama.cpp's converter reads as any character but "
+                       "LF and CR (ECMA-262 also excludes U+2028 and U+2029)";
             else if (!in_class && ch == '?' && i > 0 && strchr("*+?}", p[i - 1]) &&
                      !(p[i - 1] == '?' && i > 1 && p[i - 2] == '('))
                 *why = "it uses a lazy quantifier, which llama.cpp's converter does not document";

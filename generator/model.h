@@ -43,6 +43,19 @@
 typedef struct cc_object cc_object_t;
 typedef struct cc_enum cc_enum_t;
 
+/* One variant of a tagged union (docs/contract-language.md §4.11): the tag
+ * value and the named object type it selects (not owned). */
+typedef struct cc_variant {
+    char *name;                /* the tag value, as written */
+    cc_mark_t mark;            /* of the key */
+    char *type_ref;            /* the named type, as written */
+    cc_mark_t type_mark;
+    cc_object_t *object;       /* the named type's object; NULL: unresolved */
+    /* naming.c */
+    char *c_constant;          /* "NAME_F_KIND_REFUND" */
+    char *c_member;            /* "refund": the member of `as` */
+} cc_variant_t;
+
 /* The type and constraints of a value: a field's, or an array's items. */
 typedef struct cc_value {
     contractc_type_t type;
@@ -92,6 +105,14 @@ typedef struct cc_value {
      * `max_entries:` are has_min_items/min_items and has_max_items/max_items.
      * naming.c: the C struct of one entry, "NAME_F_entry_t". */
     char *c_entry_type;
+
+    /* union (tagged): `tag:` and `variants:` (docs/contract-language.md §4.11) */
+    char *tag;                         /* the tag key; NULL: not given */
+    cc_mark_t tag_mark;
+    cc_variant_t *variants;            /* owned, in written order */
+    size_t variant_count;
+    /* naming.c: "NAME_F_t", "NAME_F" (struct tag), "NAME_F_kind_t", "NAME_F_KIND" */
+    char *c_union_type, *c_union_struct, *c_kind_type, *c_kind_prefix;
 } cc_value_t;
 
 typedef struct cc_field {
@@ -256,7 +277,7 @@ void cc_enum_free(cc_enum_t *enumeration);
 const char *cc_type_name(contractc_type_t type);
 
 /* The descriptor ABI (contractc.h) the contract's tables are written for:
- * 1 unless it uses what ABI 2 added (an optional field, a map), so that the
+ * 1 unless it uses what ABI 2 added (an optional field, a union, a map), so that the
  * generated files of a v1 contract stay as they were. */
 uint32_t cc_contract_abi(const cc_contract_t *contract);
 

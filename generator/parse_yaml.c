@@ -775,6 +775,7 @@ enum field_key {
     FK_MINIMUM, FK_MAXIMUM, FK_SCALE, FK_SIGNED, FK_VALUES, FK_FIELDS,
     FK_ITEMS, FK_MIN_ITEMS, FK_MAX_ITEMS,
     FK_OPTIONAL, FK_C_NAME, /* v2 keys and optional */
+    FK_TAG, FK_VARIANTS,    /* v2 tagged unions */
     FK_KEY_PATTERN, FK_MIN_ENTRIES, FK_MAX_ENTRIES, /* v2 map */
     FK_COUNT
 };
@@ -785,6 +786,7 @@ static const char *const field_keys[FK_COUNT] = {
     "minimum", "maximum", "scale", "signed", "values", "fields",
     "items", "min_items", "max_items",
     "optional", "c_name",
+    "tag", "variants",
     "key_pattern", "min_entries", "max_entries"
 };
 
@@ -800,12 +802,14 @@ static const unsigned field_key_types[FK_COUNT] = {
     TBIT(CONTRACTC_TYPE_ENUM) | TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_OBJECT),
     TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY),
     0, 0,
+    TBIT(CONTRACTC_TYPE_UNION), TBIT(CONTRACTC_TYPE_UNION),
     TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_MAP)
 };
 
 static const char *const builtin_types[] = {
     "string", "integer", "number", "boolean", "decimal",
     "enum", "date", "datetime", "object", "array",
+    "union", /* CONTRACTC_TYPE_UNION: the position gives the type */
     "map" /* v2: not in CONTRACTC_TYPE_* order; builtin_type() names it first */
 };
 #define BUILTIN_COUNT (sizeof builtin_types / sizeof builtin_types[0])
@@ -1176,6 +1180,88 @@ static void load_map(loader_t *L, const ynode_t *map, cc_value_t *v, const ynode
     }
 }
 
+/* A tagged union's `tag:` and `variants:` (docs/contract-language.md
+ * §4.11): the tag key, any non-empty string; the variants, a mapping from
+ * tag value to the name of an object type of `types:`.  That no variant
+ * type defines the tag key itself is check.c's (the types may be defined
+ * later in the file). */
+static void load_union(loader_t *L, const ynode_t *map, cc_value_t *v, const ynode_t *tag,
+                       const ynode_t *variants, const char *in_what)
+{
+    if (!tag) {
+        missing_key(L, map->mark, "tag", in_what);
+    } else if ((v->tag = get_string(L, tag, "tag")) != NULL) {
+        v->tag_mark = tag->mark;
+    }
+    if (!variants) {
+        missing_key(L, map->mark, "variants", in_what);
+        return;
+    }
+    if (!expect_kind(L, variants, Y_MAP, "variants"))
+        return;
+    size_t pairs = variants->count / 2;
+    if (pairs == 0) {
+        cc_error(L->d, L->path, variants->mark,
+                 "empty union %s: 'variants' needs at least one tag value and its type, such "
+                 "as {refund: refund}", in_what);
+        return;
+    }
+    v->variants = calloc(pairs, sizeof *v->variants);
+    if (!v->variants) {
+        L->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < pairs; i++) {
+        const ynode_t *k = variants->items[2 * i], *t = variants->items[2 * i + 1];
+        if (k->len == 0) {
+            cc_error(L->d, L->path, k->mark, "a tag value is a non-empty string");
+            continue;
+        }
+        char *type = get_string(L, t, "variants");
+        if (!type)
+            continue;
+        const cc_named_type_t *named = find_named(L->c, type);
+        if (!named || !named->object) {
+            const char *near = NULL;
+            const char **cand = malloc((L->c->type_count ? L->c->type_count : 1) * sizeof *cand);
+            size_t n = 0;
+            for (size_t j = 0; cand && j < L->c->type_count; j++)
+                if (L->c->types[j].object)
+                    cand[n++] = L->c->types[j].name;
+            if (cand && !named)
+                near = cc_suggest(type, cand, n);
+            free(cand);
+            if (named)
+                cc_error(L->d, L->path, t->mark,
+                         "variant '%s' %s names the enum type '%s'; a variant is an object type "
+                         "of 'types'", k->text, in_what, type);
+            else if (near)
+                cc_error(L->d, L->path, t->mark,
+                         "variant '%s' %s names the unknown type '%s'; did you mean '%s'?",
+                         k->text, in_what, type, near);
+            else
+                cc_error(L->d, L->path, t->mark,
+                         "variant '%s' %s names the unknown type '%s'; a variant is an object "
+                         "type of 'types' (types: {%s: {fields: {...}}})",
+                         k->text, in_what, type, type);
+            free(type);
+            continue;
+        }
+        cc_variant_t *var = &v->variants[v->variant_count];
+        var->name = cc_strdup(k->text);
+        if (!var->name) {
+            free(type);
+            L->oom = true;
+            return;
+        }
+        var->mark = k->mark;
+        var->type_ref = type;
+        var->type_mark = t->mark;
+        var->object = named->object;
+        v->variant_count++;
+    }
+}
+
 /* Loads one value: a field's (f set) or an array's items (f NULL). */
 static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_t *f,
                        const where_t *w)
@@ -1487,6 +1573,9 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
     case CONTRACTC_TYPE_MAP:
         load_map(L, map, v, slot, w, in_what);
         break;
+    case CONTRACTC_TYPE_UNION:
+        load_union(L, map, v, slot[FK_TAG], slot[FK_VARIANTS], in_what);
+        break;
     default:
         break;
     }
@@ -1496,7 +1585,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
         if (e->poisoned) {
             /* reported */
         } else if (v->type == CONTRACTC_TYPE_OBJECT || v->type == CONTRACTC_TYPE_ARRAY ||
-                   v->type == CONTRACTC_TYPE_MAP) {
+                   v->type == CONTRACTC_TYPE_UNION || v->type == CONTRACTC_TYPE_MAP) {
             cc_error(L->d, L->path, key[FK_EXAMPLE]->mark,
                      "'example' is for scalar fields; this is a field of type %s (to show the "
                      "model %s, write it in 'format_text')",

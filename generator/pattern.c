@@ -34,6 +34,9 @@
  *     accepted but never match: a contract string cannot hold U+0000.
  *   - \d = [0-9], \w = [A-Za-z0-9_], \D and \W their complements over all
  *     code points (ASCII semantics, no Unicode case or digit folding).
+ *     \s is ECMA-262's white space and line terminators (Unicode, not
+ *     PCRE2's ASCII set), \S its complement; '.' is any code point but LF,
+ *     CR, U+2028 and U+2029 (no dotAll flag).  All may appear in [^...].
  *   - classes [...] and [^...] with ranges and the escapes above, plus [\b]
  *     (U+0008) as in ECMA-262.  Refused for portability (ECMA-262 and
  *     PCRE/Python read them differently): the empty class [] and [^], an
@@ -44,8 +47,8 @@
  *     whole-string match both accept exactly the same strings.
  *   - a literal '{', '}' or ']' must be escaped (ECMA-262's `u` flag rule;
  *     without it engines disagree about "a{,5}").
- * Refused with a message naming the construct and its byte offset: '.',
- * \s \S, \b \B, backreferences (\1..\9, \k<name>), named groups (?<name>...),
+ * Refused with a message naming the construct and its byte offset:
+ * \b \B, backreferences (\1..\9, \k<name>), named groups (?<name>...),
  * lookahead and lookbehind, inline flags, Unicode property escapes \p \P,
  * octal escapes, '^' and '$' anywhere (every pattern is anchored already).
  *
@@ -188,19 +191,37 @@ static bool cpset_negate(cpset_t *s)
     return true;
 }
 
-/* \d, \w and their complements: ASCII only (docs/contract-language.md
- * §6.2, "Patterns"). */
+/* ECMA-262's WhiteSpace and LineTerminator code points, the set \s
+ * matches (docs/contract-language.md §6.2, "Patterns"): TAB, LF, VT, FF,
+ * CR, SP, NBSP, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F,
+ * U+3000 and U+FEFF.  Ranges in ascending order. */
+static const uint32_t ecma_space[][2] = {
+    {0x09, 0x0D}, {0x20, 0x20}, {0xA0, 0xA0}, {0x1680, 0x1680},
+    {0x2000, 0x200A}, {0x2028, 0x2029}, {0x202F, 0x202F}, {0x205F, 0x205F},
+    {0x3000, 0x3000}, {0xFEFF, 0xFEFF},
+};
+
+/* \d, \w, \s and their complements, and '.' (any code point but LF, CR,
+ * U+2028, U+2029), added to `s` (docs/contract-language.md §6.2,
+ * "Patterns"): \d and \w are ASCII only, \s is ECMA-262's Unicode set. */
 static bool cpset_add_escape_class(cpset_t *s, char c)
 {
     cpset_t t = {NULL, 0, 0};
-    bool ok;
+    bool ok = true;
+    size_t i;
     if (c == 'd' || c == 'D') {
         ok = cpset_add(&t, '0', '9');
+    } else if (c == 's' || c == 'S') {
+        for (i = 0; ok && i < sizeof ecma_space / sizeof ecma_space[0]; i++)
+            ok = cpset_add(&t, ecma_space[i][0], ecma_space[i][1]);
+    } else if (c == '.') {
+        ok = cpset_add(&t, 0x0A, 0x0A) && cpset_add(&t, 0x0D, 0x0D)
+            && cpset_add(&t, 0x2028, 0x2029);
     } else {
         ok = cpset_add(&t, '0', '9') && cpset_add(&t, 'A', 'Z')
             && cpset_add(&t, '_', '_') && cpset_add(&t, 'a', 'z');
     }
-    if (ok && (c == 'D' || c == 'W')) {
+    if (ok && (c == 'D' || c == 'W' || c == 'S' || c == '.')) {
         cpset_normalise(&t);
         ok = cpset_negate(&t);
     }
@@ -477,12 +498,6 @@ static bool parse_char_escape(parser_t *p, size_t start, uint32_t *cp)
 static bool refuse_escape(parser_t *p, size_t start, int c, bool in_class)
 {
     switch (c) {
-    case 's':
-        perr(p, start, "'\\s' is not supported; list the white space characters in a class such as [ \\t]");
-        return true;
-    case 'S':
-        perr(p, start, "'\\S' is not supported; use a negated class such as [^ \\t]");
-        return true;
     case 'B':
         perr(p, start, "'\\B' (not a word boundary) is not supported");
         return true;
@@ -527,7 +542,7 @@ static bool parse_class_atom(parser_t *p, cpset_t *set, bool *is_set, uint32_t *
     c = peek(p, 0);
     if (refuse_escape(p, start, c, true))
         return false;
-    if (c == 'd' || c == 'D' || c == 'w' || c == 'W') {
+    if (c == 'd' || c == 'D' || c == 'w' || c == 'W' || c == 's' || c == 'S') {
         p->pos++;
         *is_set = true;
         if (!cpset_add_escape_class(set, (char)c)) {
@@ -745,9 +760,18 @@ static node_t *parse_atom(parser_t *p)
         return parse_group(p);
     case '[':
         return parse_class(p);
-    case '.':
-        perr(p, start, "'.' is not supported; use a class such as [^\\n]");
-        return NULL;
+    case '.': {
+        node_t *n = new_node(p, N_SET, start);
+        p->pos++;
+        if (n == NULL)
+            return NULL;
+        if (!cpset_add_escape_class(&n->set, '.')) {
+            oom(p);
+            return NULL;
+        }
+        cpset_normalise(&n->set);
+        return n;
+    }
     case '^':
         perr(p, start, "'^' is not supported: a pattern always matches the whole string");
         return NULL;
@@ -777,7 +801,7 @@ static node_t *parse_atom(parser_t *p)
         c = peek(p, 0);
         if (refuse_escape(p, start, c, false))
             return NULL;
-        if (c == 'd' || c == 'D' || c == 'w' || c == 'W') {
+        if (c == 'd' || c == 'D' || c == 'w' || c == 'W' || c == 's' || c == 'S') {
             p->pos++;
             n = new_node(p, N_SET, start);
             if (n == NULL)

@@ -35,7 +35,7 @@ typedef struct cc_dfa {
 
 typedef struct cc_pattern_error {
     size_t offset;          /* byte offset in the pattern (0-based) */
-    char message[160];      /* "'.' is not supported; use a class such as [^\\n]" */
+    char message[160];      /* "'\\b' (word boundary) is not supported" */
 } cc_pattern_error_t;
 
 /* Compiles `pattern` (UTF-8, NUL-terminated).  NULL on error (err filled) or

@@ -926,6 +926,10 @@ START_TEST(llama_cpp_patterns_spell_shorthand_classes_out)
         {"[\\D]", NULL},   /* no spelt-out form inside a class */
         {"a\\x41", NULL},  /* code-point escape */
         {"a+?", NULL},     /* lazy quantifier */
+        {"a\\sb", NULL},   /* ECMA-262's Unicode white space */
+        {"[^\\S]", NULL},
+        {"a.b", NULL},     /* llama.cpp's '.' also matches U+2028 */
+        {"a[.]b", "^(a[.]b)$"},   /* a '.' in a class is itself */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cc_buf_t b = CC_BUF_INIT;

@@ -147,6 +147,28 @@ START_TEST(limits_are_noted)
 }
 END_TEST
 
+/* '.' and \s (docs/contract-language.md §6.2) reach the grammar through the
+ * DFA: ECMA-262's white space with NBSP and U+2028 as raw UTF-8, the control
+ * characters as JSON escapes; '.' without LF, CR, U+2028, U+2029. */
+START_TEST(dot_and_white_space_follow_ecma_262)
+{
+    char *notes;
+    char *g = grammar_of("contract: t\nversion: 1\ninstruction: x\nfields:\n"
+                         "  w: {type: string, pattern: '\\s'}\n"
+                         "  d: {type: string, pattern: 'a.'}\n",
+                         &notes);
+    ck_assert_ptr_nonnull(strstr(g, "\nw-1 ::= [ \\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F"
+                                    "\\u3000\\uFEFF] w-2 | \"\\\\t\" w-2 | \"\\\\n\" w-2 | \"\\\\u000b\" w-2"
+                                    " | \"\\\\f\" w-2 | \"\\\\r\" w-2\n"));
+    ck_assert_ptr_nonnull(strstr(g, "\nd-2 ::= [ \\x21#-\\x5B\\x5D-\\u2027\\u202A-\\uD7FF\\uE000-\\U0010FFFF] d-3 | "));
+    ck_assert_ptr_null(strstr(g, "\"\\\\n\" d-3"));
+    ck_assert_ptr_null(strstr(g, "\"\\\\r\" d-3"));
+    ck_assert_ptr_nonnull(strstr(g, "\"\\\\t\" d-3"));
+    free(g);
+    free(notes);
+}
+END_TEST
+
 START_TEST(escaper_spells_gbnf_literals)
 {
     char out[64];
@@ -166,6 +188,7 @@ int main(void)
     tcase_add_test(tc, name_c_embeds_the_grammar_only_when_asked);
     tcase_add_test(tc, ranges_are_spelt_exactly);
     tcase_add_test(tc, limits_are_noted);
+    tcase_add_test(tc, dot_and_white_space_follow_ecma_262);
     tcase_add_test(tc, escaper_spells_gbnf_literals);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);

@@ -8,7 +8,11 @@
  * PCRE2_UCP (ASCII \d and \w), PCRE2_ALT_BSUX + PCRE2_EXTRA_ALT_BSUX
  * (\uHHHH, \u{H..}, \xHH as in ECMA-262), anchored at both ends (a whole
  * string match, not "^...$", which would allow a final newline).  ECMA's
- * \v (U+000B) is PCRE2's \x0B; the test rewrites it.
+ * \v (U+000B) is PCRE2's \x0B; the test rewrites it.  \s, \S and '.' are
+ * rewritten to explicit classes (to_pcre2): PCRE2's \s is ASCII without
+ * PCRE2_UCP and, with it, Unicode White_Space, which holds U+0085 and not
+ * U+FEFF, so neither agrees with ECMA-262; PCRE2's '.' excludes only the
+ * newline convention's characters, ECMA's excludes LF, CR, U+2028, U+2029.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <check.h>
@@ -115,9 +119,6 @@ typedef struct refusal {
 
 static const refusal_t refusals[] = {
     /* unsupported constructs */
-    {"a.b", "'.' is not supported", 1},
-    {"\\s+", "'\\s' is not supported", 0},
-    {"x\\S", "'\\S' is not supported", 1},
     {"\\bword", "word boundary", 0},
     {"a\\B", "'\\B'", 1},
     {"(a)\\1", "backreference '\\1'", 3},
@@ -138,7 +139,6 @@ static const refusal_t refusals[] = {
     {"(a$)", "'$' is not supported", 2},
     {"\\p{L}", "Unicode property escape '\\p'", 0},
     {"a\\P{L}", "Unicode property escape '\\P'", 1},
-    {"[\\s]", "'\\s' is not supported", 1},
     {"[a\\B]", "'\\B'", 2},
     {"[\\1]", "backreference '\\1'", 1},
     {"\\01", "octal escape '\\01'", 0},
@@ -239,7 +239,7 @@ START_TEST(a_null_pattern_is_an_error_not_a_crash)
     cc_pattern_error_t err;
     ck_assert_ptr_null(cc_pattern_compile(NULL, &err));
     ck_assert_str_eq(err.message, "no pattern");
-    ck_assert_ptr_null(cc_pattern_compile("a.", NULL));   /* err may be NULL */
+    ck_assert_ptr_null(cc_pattern_compile("a\\b", NULL));   /* err may be NULL */
 }
 END_TEST
 
@@ -291,14 +291,29 @@ static const char *const oracle_patterns[] = {
     "(?:a{2,3}|b{0,2}c){2}",
     "[\\D]{2}",
     "\\d{2,}|[a-f]{1,2}",
+    "a.b",                                  /* any code point but LF CR LS PS */
+    ".+",
+    "\\s+x\\S*",
+    "[^\\s]+",
+    "[\\sa]\\S",
+    "(?:\\D|\\W|\\s).",
 };
 
-/* The oracle's syntax: ECMA \v is PCRE2 \x0B, and a UTF-16 pair is written
- * as one code point (PCRE2 in UTF mode refuses surrogate escapes). */
+/* ECMA-262's \s as the inside of a PCRE2 class (docs/contract-language.md
+ * §6.2): TAB..CR, SP, NBSP, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F,
+ * U+205F, U+3000, U+FEFF; written out so PCRE2's own \s plays no part. */
+#define ECMA_SPACE "\\t-\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF"
+
+/* The oracle's syntax: ECMA \v is PCRE2 \x0B, a UTF-16 pair is written
+ * as one code point (PCRE2 in UTF mode refuses surrogate escapes), and \s,
+ * \S and '.' become explicit classes with ECMA-262's sets.  In a class \s
+ * joins the class; \S inside a class has no such spelling, so the oracle
+ * patterns do not hold it (it is tested with listed values instead). */
 static void to_pcre2(const char *in, char *out, size_t cap)
 {
     size_t o = 0;
-    while (*in && o + 16 < cap) {
+    bool in_class = false;
+    while (*in && o + 80 < cap) {
         if (in[0] == '\\' && in[1] == 'v') {
             memcpy(out + o, "\\x0B", 4);
             o += 4;
@@ -307,10 +322,33 @@ static void to_pcre2(const char *in, char *out, size_t cap)
             memcpy(out + o, "\\u{1F600}", 9);
             o += 9;
             in += 12;
+        } else if (in[0] == '\\' && (in[1] == 's' || in[1] == 'S')) {
+            const char *cls = in_class ? ECMA_SPACE : in[1] == 's' ? "[" ECMA_SPACE "]"
+                : "[^" ECMA_SPACE "]";
+            ck_assert_msg(!(in_class && in[1] == 'S'), "oracle cannot write \\S in a class");
+            memcpy(out + o, cls, strlen(cls));
+            o += strlen(cls);
+            in += 2;
         } else if (in[0] == '\\' && in[1] != '\0') {
             out[o++] = *in++;
             out[o++] = *in++;
+        } else if (in[0] == '.' && !in_class) {
+            static const char dot[] = "[^\\n\\r\\u2028\\u2029]";
+            memcpy(out + o, dot, sizeof dot - 1);
+            o += sizeof dot - 1;
+            in++;
         } else {
+            if (in[0] == '[' && !in_class) {
+                in_class = true;
+                out[o++] = *in++;
+                if (*in == '^')
+                    out[o++] = *in++;
+                if (*in == ']')
+                    out[o++] = *in++;
+                continue;
+            }
+            if (in[0] == ']' && in_class)
+                in_class = false;
             out[o++] = *in++;
         }
     }
@@ -335,6 +373,7 @@ static const uint32_t base_alphabet[] = {
     '\n', 0x0B, 0x0C, '\r', 0x1F, 0x7F, 0x80, 0xA3, 0xBF, 0xDF, 0xE0, 0xE9, 0xFC, 0xFF,
     0x100, 0x17F, 0x180, 0x7FF, 0x800, 0x20AC, 0xD7FF, 0xE000, 0xFFFF, 0x10000,
     0x1F600, 0x1F64F, 0x1F650, 0x10FFFF,
+    0x85, 0xA0, 0x1680, 0x2000, 0x200A, 0x200B, 0x2028, 0x2029, 0x202F, 0x3000, 0xFEFF,
 };
 
 typedef struct alphabet {
@@ -378,7 +417,8 @@ static void emit(gen_t *g, uint32_t cp)
         g->len += put_utf8(g->buf + g->len, cp);
 }
 
-/* A class item: a range, or one of \d \D \w \W (kind 'd' ...). */
+/* A class item: a range, or one of \d \D \w \W \s \S (kind 'd' ...), or
+ * '.' outside a class (kind '.'). */
 typedef struct item {
     char kind;      /* 'r' range */
     uint32_t lo, hi;
@@ -388,7 +428,14 @@ static bool item_has(const item_t *it, uint32_t cp)
 {
     bool digit = cp >= '0' && cp <= '9';
     bool word = digit || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_';
+    bool line_end = cp == 0x0A || cp == 0x0D || cp == 0x2028 || cp == 0x2029;
+    bool space = (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0xA0 || cp == 0x1680
+        || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F
+        || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
     switch (it->kind) {
+    case 's': return space;
+    case 'S': return !space;
+    case '.': return !line_end;
     case 'd': return digit;
     case 'D': return !digit;
     case 'w': return word;
@@ -420,7 +467,7 @@ static size_t read_escape(const char *p, size_t pos, item_t *it)
     size_t used;
     it->kind = 'r';
     switch (c) {
-    case 'd': case 'D': case 'w': case 'W':
+    case 'd': case 'D': case 'w': case 'W': case 's': case 'S':
         it->kind = c;
         return pos + 1;
     case 't': it->lo = 9; break;
@@ -511,6 +558,12 @@ static size_t gen_atom(gen_t *g, size_t pos, bool on)
         if (on && pick_member(g, items, 1, false, &cp))
             emit(g, cp);
         return pos;
+    }
+    if (p[pos] == '.') {
+        items[0].kind = '.';
+        if (on && pick_member(g, items, 1, false, &cp))
+            emit(g, cp);
+        return pos + 1;
     }
     if (p[pos] != '[') {
         cp = get_utf8(p + pos, &used);
@@ -733,6 +786,65 @@ START_TEST(each_oracle_pattern_agrees_with_pcre2_on_thousands_of_strings)
 }
 END_TEST
 
+/* '.', \s and \S on listed strings (docs/contract-language.md §6.2):
+ * ECMA-262's sets, multibyte members included. */
+typedef struct listed {
+    const char *pattern, *value;
+    bool match;
+} listed_t;
+
+static const listed_t listed[] = {
+    {"a.b", "axb", true},
+    {"a.b", "a\xc3\xa9" "b", true},                  /* U+00E9, two bytes */
+    {"a.b", "a\xf0\x9f\x98\x80" "b", true},          /* U+1F600, one code point */
+    {"a.b", "a\xe2\x80\xa8" "b", false},              /* U+2028 LINE SEPARATOR */
+    {"a.b", "a\xe2\x80\xa9" "b", false},              /* U+2029 PARAGRAPH SEPARATOR */
+    {"a.b", "a\nb", false},
+    {"a.b", "a\rb", false},
+    {"a.b", "a\tb", true},
+    {"a.b", "a\xc2\x85" "b", true},                  /* U+0085 NEL: not an ECMA line end */
+    {"a.b", "ab", false},
+    {"a.b", "axxb", false},
+    {"\\s", " ", true},
+    {"\\s", "\t", true},
+    {"\\s", "\v", true},
+    {"\\s", "\n", true},
+    {"\\s", "\xc2\xa0", true},                   /* NBSP */
+    {"\\s", "\xef\xbb\xbf", true},               /* U+FEFF */
+    {"\\s", "\xe3\x80\x80", true},               /* U+3000 IDEOGRAPHIC SPACE */
+    {"\\s", "\xe2\x80\xa8", true},               /* U+2028 */
+    {"\\s", "\xe2\x80\x8a", true},               /* U+200A HAIR SPACE */
+    {"\\s", "\xe2\x80\x8b", false},              /* U+200B ZERO WIDTH SPACE: not Zs */
+    {"\\s", "\xc2\x85", false},                  /* U+0085 NEL: not ECMA white space */
+    {"\\s", "x", false},
+    {"\\s", "  ", false},
+    {"\\S+", "a\xc3\xa9\xf0\x9f\x98\x80", true},
+    {"\\S+", "a\xc2\xa0" "b", false},
+    {"\\S", "\xc2\x85", true},
+    {"[^\\s]+", "abc", true},
+    {"[^\\s]+", "a\xe3\x80\x80", false},
+    {"[^\\S\\n]+", " \t\xc2\xa0", true},          /* white space but LF */
+    {"[^\\S\\n]+", " \n", false},
+    {"[^.]", ".", false},                           /* a '.' in a class is itself */
+    {"[^.]", "x", true},
+    {"[.]", ".", true},
+    {"[.]", "x", false},
+    {"\\d\\D\\w\\W", "1\xc3\xa9" "a\xe2\x80\xa8", true},
+};
+
+START_TEST(dot_and_white_space_escapes_match_ecma_262s_sets)
+{
+    const listed_t *c = &listed[_i];
+    cc_dfa_t *d = compile_ok(c->pattern);
+    contractc_dfa_t view = view_of(d, c->pattern);
+    size_t n = strlen(c->value);
+    ck_assert_msg(cc_dfa_matches(d, c->value, n) == c->match
+                  && contractc_dfa_match(&view, c->value, n) == c->match,
+                  "pattern '%s' on case %d: want %d", c->pattern, _i, c->match);
+    cc_dfa_free(d);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* (c) limits */
 
@@ -900,6 +1012,10 @@ static const equivalent_t equivalents[] = {
     {"\\u00e9", "\xc3\xa9"},
     {"\\uD83D\\uDE00", "\xf0\x9f\x98\x80"},
     {"(|a)", "a?"},
+    {"[^\\S]", "\\s"},
+    {"\\s", "[\\t-\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF]"},
+    {".", "[^\\n\\r\\u2028\\u2029]"},
+    {"[^\\s\\S]", "[^\\u0000-\\u{10FFFF}]"},
 };
 
 START_TEST(equivalent_patterns_give_identical_minimal_tables)
@@ -1040,6 +1156,8 @@ static Suite *pattern_suite(void)
 
     tc = tcase_create("limits");
     tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, dot_and_white_space_escapes_match_ecma_262s_sets, 0,
+                        (int)(sizeof listed / sizeof listed[0]));
     tcase_add_test(tc, an_exploding_pattern_fails_fast_at_the_state_cap);
     tcase_add_test(tc, the_cap_applies_to_the_minimal_dfa);
     tcase_add_test(tc, a_contracts_patterns_share_one_budget);

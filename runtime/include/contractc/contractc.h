@@ -67,8 +67,9 @@ extern "C" {
 /* major * 10000 + minor * 100 + patch */
 #define CONTRACTC_VERSION_NUMBER 100
 /* ABI 2 appends members to the tables (contractc_field_t: optional,
- * null_offset); tables of ABI 1, which lack them, read as zero through
- * their designated initializers, so generated code of ABI 1 still runs.
+ * null_offset; contractc_value_t: the tag and variants of a union);
+ * tables of ABI 1, which lack them, read as zero through their
+ * designated initializers, so generated code of ABI 1 still runs.
  * A contract is generated for ABI 1 unless it uses what needs ABI 2. */
 #define CONTRACTC_ABI_VERSION 2
 #define CONTRACTC_ABI_MIN_GENERATED 1
@@ -967,6 +968,7 @@ typedef struct contractc_enum {
 } contractc_enum_t;
 
 struct contractc_object;
+struct contractc_variant;
 
 /* The type and constraints of one value (a field's, or an array's items). */
 typedef struct contractc_value {
@@ -1002,6 +1004,18 @@ typedef struct contractc_value {
     /* Message texts for bounds as written in the contract (decimal and
      * number bounds keep their spelling); NULL: derive from the numbers. */
     const char *minimum_text, *maximum_text;
+    /* ABI 2: a tagged union (`type: union`, docs/contract-language.md
+     * §4.11).  The value is an object holding the key tag[0..tag_len)
+     * whose string value names one of the variants; the rest of the object
+     * is read as that variant's object.  The C value is a struct whose
+     * first member is the kind (an int-sized enum: 0 none, variant index
+     * + 1) and whose `as` member, at union_offset, is the C union of the
+     * variants' structs. */
+    const char *tag;
+    uint32_t tag_len;
+    const struct contractc_variant *variants;
+    uint32_t variant_count;
+    uint32_t union_offset;
 } contractc_value_t;
 
 /* The offset of `value` in one entry of a map ({ const char *key; size_t
@@ -1010,6 +1024,14 @@ typedef struct contractc_value {
 #define CONTRACTC_MAP_VALUE_OFFSET(align)                                       \
     (((sizeof(const char *) + sizeof(size_t)) + (size_t)(align) - 1) /            \
      (size_t)(align) * (size_t)(align))
+
+/* One variant of a tagged union: the tag value that selects it (UTF-8)
+ * and the object type it is read as. */
+typedef struct contractc_variant {
+    const char *name;
+    uint32_t name_len;
+    const struct contractc_object *object;
+} contractc_variant_t;
 
 /* One key of an object. */
 typedef struct contractc_field {
