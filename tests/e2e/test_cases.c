@@ -22,6 +22,7 @@
 #include "invoice.h"
 #include "refund_request.h"
 #include "signup_form.h"
+#include "asset_tags.h"
 #include "tables.h"
 
 #define CASES CONTRACTC_TEST_DATA "/cases/replies.jsonl"
@@ -189,6 +190,8 @@ static const contractc_contract_t *generated_contract(const char *name)
         return &invoice_contract;
     if (strcmp(name, "signup_form") == 0) /* v2: keys and optional */
         return &signup_form_contract;
+    if (strcmp(name, "asset_tags") == 0) /* v2: maps */
+        return &asset_tags_contract;
     return NULL;
 }
 
@@ -224,8 +227,8 @@ START_TEST(every_case_agrees_through_the_in_memory_tables)
 {
     size_t n;
     test_case_t *cases = load_cases(&n);
-    const char *names[] = {"refund_request", "invoice", "signup_form"};
-    enum { N_CONTRACTS = 3 };
+    const char *names[] = {"refund_request", "invoice", "signup_form", "asset_tags"};
+    enum { N_CONTRACTS = 4 };
     cc_contract_t *models[N_CONTRACTS];
     cc_tables_t *tables[N_CONTRACTS];
     cc_artifacts_t arts[N_CONTRACTS];
