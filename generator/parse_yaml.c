@@ -1312,7 +1312,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                         cc_error(L->d, L->path, slot[FK_TYPE]->mark,
                                  "unknown type '%s' %s; a type is one of string, integer, "
                                  "number, boolean, decimal, enum, date, datetime, object, "
-                                 "array or a name from 'types'",
+                                 "array, union, map or a name from 'types'",
                                  t, in_what);
                     free(cand);
                 }
