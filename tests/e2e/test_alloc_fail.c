@@ -45,6 +45,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "asset_tags.h"
 #include "contractc/contractc.h"
 #include "invoice.h"
 #include "refund_request.h"
@@ -162,6 +163,8 @@ static const contractc_contract_t *contract_named(const char *name)
         return &invoice_contract;
     if (strcmp(name, "signup_form") == 0)
         return &signup_form_contract;
+    if (strcmp(name, "asset_tags") == 0)
+        return &asset_tags_contract;
     return NULL;
 }
 
