@@ -188,6 +188,8 @@ export function excusedBy(notes) {
         case "length": return at(p, ["length"]);
         case "items": return at(p, ["_items"]);
         case "limit": return lines.some((l) => l.includes("max_bytes"));
+        // a map's key written twice (v2): the note is on the map, the problem on its key
+        case "duplicate": return lines.some((l) => l.includes("distinct keys") && p.startsWith(l.slice(0, l.indexOf(": "))));
         default: return false;
         }
     };
@@ -198,7 +200,7 @@ export const contracts = [
     "examples/refund/refund_request.contract.yaml", "examples/invoice/invoice.contract.yaml",
     "examples/ticket/ticket.contract.yaml", "examples/codemap/codemap.contract.yaml",
     "tests/data/contracts/refund_request.contract.yaml", "tests/data/contracts/invoice.contract.yaml",
-    "tests/data/contracts/signup_form.contract.yaml",
+    "tests/data/contracts/signup_form.contract.yaml", "tests/data/contracts/asset_tags.contract.yaml",
     "tests/data/differential/all_types.contract.yaml", "bench/contracts/repo_map.contract.yaml",
 ].map((c) => path.join(src, c));
 
