@@ -145,7 +145,7 @@ typedef struct dctx {
     cc_mark_t first_optional, optional_over;
     const char *first_optional_path; /* the first optional field's key */
     const cc_field_t *odd_key;  /* the first key Anthropic does not take */
-    /* v2 map (docs/contract-language.md §4.13, docs/dialects.md "Maps") */
+    /* v2 map (docs/contract-language.md §4.13, docs/dialects.md section 5) */
     bool has_map;
     cc_mark_t first_map;        /* the first map's field (or value) */
     char *first_map_path;       /* its RFC 9535 path, owned */
@@ -650,7 +650,7 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
         break;
     }
     case CONTRACTC_TYPE_MAP: {
-        /* docs/dialects.md "Maps": openai-strict and anthropic require
+        /* docs/dialects.md section 5, the map row: openai-strict and anthropic require
          * additionalProperties: false on every object, so a map has no form
          * there (the dialect is refused, over_limits); gemini and llama.cpp
          * carry additionalProperties as a schema and ignore propertyNames,
@@ -851,7 +851,7 @@ static bool over_limits(const dctx_t *c, cc_diags_t *diags)
     if ((c->d == D_OPENAI || c->d == D_ANTHROPIC) && c->has_map) {
         cc_error(diags, k->path, c->first_map,
                  "the %s dialect is refused: %s is a map (type: map), and %s requires "
-                 "'additionalProperties: false' on every object (docs/dialects.md \"Maps\"), so "
+                 "'additionalProperties: false' on every object (docs/dialects.md section 5), so "
                  "an object of free keys has no form there; write it in the v1 form, an array of "
                  "{key, value} objects (type: array, items: {type: object, fields: {key: {type: "
                  "string}, value: ...}}), or %s",
