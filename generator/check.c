@@ -59,12 +59,12 @@ static size_t named_index(const checker_t *K, const cc_object_t *o)
 
 static uint32_t object_depth(checker_t *K, const cc_object_t *o, const char *via_type);
 
-/* Levels a value adds: 0 for a scalar, 1 + contents for an array,
- * an object's own depth. */
+/* Levels a value adds: 0 for a scalar, 1 + contents for an array or a
+ * map (its values), an object's own depth. */
 static uint32_t value_depth(checker_t *K, const cc_value_t *v, const cc_field_t *f,
                             const char *owner_type)
 {
-    if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+    if ((v->type == CONTRACTC_TYPE_ARRAY || v->type == CONTRACTC_TYPE_MAP) && v->items)
         return 1 + value_depth(K, v->items, f, owner_type);
     if (v->type == CONTRACTC_TYPE_UNION) {
         /* its deepest variant; a variant that reaches its union's owner is
@@ -170,7 +170,7 @@ static uint64_t object_units(checker_t *K, const cc_object_t *o);
  * fields, rules and values (an array's items'). */
 static uint64_t value_units(checker_t *K, const cc_value_t *v)
 {
-    while (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+    while ((v->type == CONTRACTC_TYPE_ARRAY || v->type == CONTRACTC_TYPE_MAP) && v->items)
         v = v->items;
     if (v->type == CONTRACTC_TYPE_ENUM && v->enumeration)
         return v->enumeration->count;
@@ -238,7 +238,7 @@ static void check_grounded_value(checker_t *K, const cc_value_t *v, const cc_fie
         cc_error(K->d, K->path, f->mark,
                  "field '%s' is grounded, but the contract has no 'source' to ground it in; "
                  "add source: {name: ..., description: ...}", f->name);
-    if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+    if ((v->type == CONTRACTC_TYPE_ARRAY || v->type == CONTRACTC_TYPE_MAP) && v->items)
         check_grounded_value(K, v->items, f);
     if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !v->object->named)
         for (size_t i = 0; i < v->object->field_count; i++)
@@ -951,7 +951,7 @@ static void check_object(checker_t *K, cc_object_t *o)
         if (f->example)
             check_example(K, f);
         const cc_value_t *v = &f->value;
-        if (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+        if ((v->type == CONTRACTC_TYPE_ARRAY || v->type == CONTRACTC_TYPE_MAP) && v->items)
             v = v->items;
         if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !v->object->named)
             check_object(K, v->object);

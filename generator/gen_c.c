@@ -103,6 +103,7 @@ static const char *type_enum_name(contractc_type_t type)
     case CONTRACTC_TYPE_OBJECT: return "CONTRACTC_TYPE_OBJECT";
     case CONTRACTC_TYPE_ARRAY: return "CONTRACTC_TYPE_ARRAY";
     case CONTRACTC_TYPE_UNION: return "CONTRACTC_TYPE_UNION";
+    case CONTRACTC_TYPE_MAP: return "CONTRACTC_TYPE_MAP";
     default: break;
     }
     return "0";
@@ -278,6 +279,16 @@ static void emit_value_types(emit_t *e, const cc_value_t *v)
         size_t i = object_index(e, v->object);
         if (i != (size_t)-1)
             emit_object_type(e, i);
+    } else if (v->type == CONTRACTC_TYPE_MAP && v->items && v->c_entry_type) {
+        /* docs/contract-language.md §4.12: one entry, in reply order */
+        emit_value_types(e, v->items);
+        size_t n = strlen(v->c_entry_type);
+        cc_buf_printf(&e->types, "\n/* One entry of a map, in reply order: the key (UTF-8, NUL-terminated)\n"
+                                 " * and its value. */\ntypedef struct %.*s {\n"
+                                 "    const char *key;\n    size_t key_len; /* bytes, without the NUL */\n    ",
+                      (int)(n > 2 ? n - 2 : n), v->c_entry_type);
+        item_c_type(&e->types, v->items);
+        cc_buf_printf(&e->types, " value;\n} %s;\n", v->c_entry_type);
     } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
         emit_value_types(e, v->items);
         if (v->items->c_item_type) {
@@ -424,6 +435,8 @@ static void emit_object_type(emit_t *e, size_t index)
         } else if (v->type == CONTRACTC_TYPE_ARRAY) {
             item_c_type(&decl, v->items);
             cc_buf_printf(&decl, " *%s", f->c_member);
+        } else if (v->type == CONTRACTC_TYPE_MAP) {
+            cc_buf_printf(&decl, "%s *%s", v->c_entry_type ? v->c_entry_type : "void", f->c_member);
         } else {
             item_c_type(&decl, v);
             cc_buf_printf(&decl, " %s", f->c_member);
@@ -432,11 +445,14 @@ static void emit_object_type(emit_t *e, size_t index)
         b->failed |= decl.failed || comment.failed;
         put_member(b, decl.data ? decl.data : "", comment.data);
         decl.len = 0;
-        if (v->type == CONTRACTC_TYPE_STRING || v->type == CONTRACTC_TYPE_ARRAY) {
+        if (v->type == CONTRACTC_TYPE_STRING || v->type == CONTRACTC_TYPE_ARRAY ||
+            v->type == CONTRACTC_TYPE_MAP) {
             bool string = v->type == CONTRACTC_TYPE_STRING;
             cc_buf_printf(&decl, "size_t %s_%s", f->c_member, string ? "len" : "count");
             b->failed |= decl.failed;
-            put_member(b, decl.data ? decl.data : "", string ? "bytes, without the NUL" : "items");
+            put_member(b, decl.data ? decl.data : "",
+                       string ? "bytes, without the NUL"
+                       : v->type == CONTRACTC_TYPE_MAP ? "entries" : "items");
         }
         cc_buf_free(&decl);
         cc_buf_free(&comment);
@@ -539,6 +555,15 @@ static void emit_value_deps(emit_t *e, const cc_value_t *v)
             emit_object_tables(e, i);
     } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
         emit_items_table(e, v->items);
+    } else if (v->type == CONTRACTC_TYPE_MAP && v->items && v->c_entry_type) {
+        emit_items_table(e, v->items);
+        /* The runtime finds an entry's value where contractc.h says. */
+        size_t n = strlen(v->c_entry_type);
+        cc_buf_printf(&e->tables,
+                      "CONTRACTC_STATIC_ASSERT(offsetof(%s, value) ==\n"
+                      "                        CONTRACTC_MAP_VALUE_OFFSET(CONTRACTC_ALIGNOF(%s)),\n"
+                      "                        %.*s_value_offset_);\n",
+                      v->c_entry_type, v->c_entry_type, (int)(n > 2 ? n - 2 : n), v->c_entry_type);
     }
 }
 
@@ -648,6 +673,22 @@ static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
                       mv->c_union_struct, v->variant_count);
         cc_buf_printf(b, "%s    .union_offset = offsetof(%s, as),\n", indent, mv->c_union_type);
         break;
+    case CONTRACTC_TYPE_MAP: { /* docs/contract-language.md §4.12 */
+        size_t i = items_index(e, mv->items);
+        const char *entry = mv->c_entry_type ? mv->c_entry_type : "?";
+        if (v->pattern) {
+            const cc_table_dfa_t *d = cc_tables_dfa(e->t, mv);
+            cc_buf_printf(b, "%s    .pattern = &%s,\n", indent, d ? d->ident : "?");
+        }
+        cc_buf_printf(b, "%s    .items = &%s,\n", indent, i == (size_t)-1 ? "?" : e->t->items[i].ident);
+        cc_buf_printf(b, "%s    .min_items = ", indent);
+        put_u32(b, v->min_items);
+        cc_buf_puts(b, ", .max_items = ");
+        put_u32(b, v->max_items);
+        cc_buf_printf(b, ",\n%s    .item_size = sizeof(%s), .item_align = CONTRACTC_ALIGNOF(%s),\n",
+                      indent, entry, entry);
+        break;
+    }
     default:
         break;
     }
@@ -682,7 +723,8 @@ static void emit_items_table(emit_t *e, const cc_value_t *items)
         return;
     e->items_done[i] = true;
     emit_value_deps(e, items);
-    cc_buf_printf(&e->tables, "\n/* array items: %s */\nstatic const contractc_value_t %s = ",
+    cc_buf_printf(&e->tables, "\n/* %s: %s */\nstatic const contractc_value_t %s = ",
+                  e->t->items[i].map_values ? "map values" : "array items",
                   cc_type_name(items->type), e->t->items[i].ident);
     emit_value_init(e, &e->tables, items, e->t->items[i].table, "");
     cc_buf_puts(&e->tables, ";\n");

@@ -145,6 +145,10 @@ typedef struct dctx {
     cc_mark_t first_optional, optional_over;
     const char *first_optional_path; /* the first optional field's key */
     const cc_field_t *odd_key;  /* the first key Anthropic does not take */
+    /* v2 map (docs/contract-language.md §4.12, docs/dialects.md section 5) */
+    bool has_map;
+    cc_mark_t first_map;        /* the first map's field (or value) */
+    char *first_map_path;       /* its RFC 9535 path, owned */
 } dctx_t;
 
 /* A property key Anthropic's API takes: [a-zA-Z0-9_.-]{1,64}. */
@@ -703,6 +707,72 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
         }
         break;
     }
+    case CONTRACTC_TYPE_MAP: {
+        /* docs/dialects.md section 5, the map row: openai-strict and anthropic require
+         * additionalProperties: false on every object, so a map has no form
+         * there (the dialect is refused, over_limits); gemini and llama.cpp
+         * carry additionalProperties as a schema and ignore propertyNames,
+         * minProperties and maxProperties; mcp takes the portable schema. */
+        if (level + 1 > c->depth) {
+            c->depth = level + 1;
+            if (c->depth == OPENAI_MAX_DEPTH + 1)
+                c->depth_over = v->mark;
+        }
+        if (!c->has_map) {
+            c->has_map = true;
+            c->first_map = f ? f->mark : v->mark;
+            c->first_map_path = cc_strdup(path);
+            if (!c->first_map_path)
+                c->failed = true;
+        }
+        if (c->d == D_GEMINI || c->d == D_LLAMA) {
+            const char *reason = c->d == D_GEMINI ? "ignored" : "skipped by its converter";
+            if (v->pattern) {
+                drop(node, "propertyNames");
+                add_note(c, path, "key pattern ^(%s)$ (propertyNames) not carried by %s (%s); %s; "
+                         "the parser enforces it", v->pattern, D, reason, where);
+            }
+            bool min_lost = v->has_min_items && v->min_items > 0;
+            if (v->has_min_items) {
+                drop(node, "minProperties");
+                if (min_lost)
+                    add_note(c, path, "minProperties %" PRIu32 " not carried by %s (%s); %s; the "
+                             "parser enforces it", v->min_items, D, reason, where);
+            }
+            if (v->has_max_items) {
+                drop(node, "maxProperties");
+                add_note(c, path, "maxProperties %" PRIu32 " not carried by %s (%s); %s; the "
+                         "parser enforces it", v->max_items, D, reason, where);
+            }
+            if (own_words && (min_lost || v->has_max_items)) {
+                begin_sentence(words);
+                s = words->len;
+                cc_phrase_count(words, v->has_min_items, v->min_items, v->has_max_items,
+                                v->max_items, "entry", "entries");
+                end_sentence(words, s);
+            }
+            if (own_words && v->pattern) {
+                begin_sentence(words);
+                s = words->len;
+                cc_buf_printf(words, "keys matching %s", v->pattern);
+                end_sentence(words, s);
+            }
+        }
+        if (v->items) {
+            cc_buf_t value_path = CC_BUF_INIT, value_words = CC_BUF_INIT;
+            cc_buf_printf(&value_path, "%s.*", path);
+            cJSON *values = get(node, "additionalProperties");
+            if (value_path.failed)
+                c->failed = true;
+            else
+                walk_value(c, values, v->items, NULL, value_path.data, &value_words, level + 1);
+            if (values)
+                append_description(c, values, &value_words);
+            cc_buf_free(&value_path);
+            cc_buf_free(&value_words);
+        }
+        break;
+    }
     default:
         break;
     }
@@ -727,7 +797,7 @@ static void walk_object(dctx_t *c, cJSON *node, const cc_object_t *obj, const ch
         c->string_chars += cc_code_points(f->name);
         contractc_type_t t = f->value.type;
         bool wrapped = f->nullable && (t == CONTRACTC_TYPE_ENUM || t == CONTRACTC_TYPE_OBJECT ||
-                                       t == CONTRACTC_TYPE_ARRAY);
+                                       t == CONTRACTC_TYPE_ARRAY || t == CONTRACTC_TYPE_MAP);
         if (f->nullable) {
             c->unions++;
             if (c->unions == ANTHROPIC_MAX_UNIONS + 1)
@@ -837,6 +907,18 @@ static bool over_limits(const dctx_t *c, cc_diags_t *diags)
                  c->odd_key->name, k_fallback);
         over = true;
     }
+    if ((c->d == D_OPENAI || c->d == D_ANTHROPIC) && c->has_map) {
+        cc_error(diags, k->path, c->first_map,
+                 "the %s dialect is refused: %s is a map (type: map), and %s requires "
+                 "'additionalProperties: false' on every object (docs/dialects.md section 5), so "
+                 "an object of free keys has no form there; write it in the v1 form, an array of "
+                 "{key, value} objects (type: array, items: {type: object, fields: {key: {type: "
+                 "string}, value: ...}}), or %s",
+                 c->name, c->first_map_path ? c->first_map_path : "a field",
+                 c->d == D_OPENAI ? "OpenAI Structured Outputs" : "Anthropic structured outputs",
+                 k_fallback);
+        over = true;
+    }
     if (c->d != D_OPENAI)
         return over;
     cc_mark_t whole = k->name_mark;
@@ -892,6 +974,8 @@ static bool over_limits(const dctx_t *c, cc_diags_t *diags)
 
 static void free_notes(dctx_t *c)
 {
+    free(c->first_map_path);
+    c->first_map_path = NULL;
     for (size_t i = 0; i < c->note_count; i++) {
         free(c->notes[i].path);
         free(c->notes[i].text);

@@ -28,11 +28,13 @@
  *               combinations as alternatives (CC_GBNF_MAX_ALTERNATIVES)
  *   array       "[" item ("," item){min-1,max-1} "]"; items that may be
  *               null: (item | "null") for each item
+ *   map         "{" key ":" value ("," key ":" value){min-1,max-1} "}",
+ *               the key through key_pattern's DFA; distinct keys noted
  *
  * White space: up to 20 of space, tab, LF, CR around every token.
  *   optional    a key left out or written, in contract order
  *               (emit_optional_members)
- * The other v2 constructs (unions, maps, json) join in emit_value().
+ * The other v2 constructs (unions, json) join in emit_value().
  */
 #include "gen_gbnf.h"
 
@@ -1083,6 +1085,82 @@ static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *ba
         }
         cc_buf_free(&ib);
         cc_buf_free(&ip);
+        return;
+    }
+    case CONTRACTC_TYPE_MAP: {
+        /* docs/contract-language.md §4.12: "{" entry ("," entry){min-1,max-1} "}",
+         * an entry a key (a JSON string, through the key_pattern's DFA when
+         * there is one) then ":" then the value's grammar */
+        cc_buf_t kb = CC_BUF_INIT, vb = CC_BUF_INIT, eb = CC_BUF_INIT, vp = CC_BUF_INIT;
+        cc_buf_printf(&eb, "%s-entry", base);
+        cc_buf_printf(&kb, "%s-key", base);
+        cc_buf_printf(&vb, "%s-value", base);
+        cc_buf_printf(&vp, "%s.*", path);
+        size_t entry = new_rule(g, eb.data ? eb.data : base);
+        size_t key = new_rule(g, kb.data ? kb.data : base);
+        size_t value = new_rule(g, vb.data ? vb.data : base);
+        if (eb.failed || kb.failed || vb.failed || vp.failed)
+            g->oom = true;
+        uint32_t min = v->has_min_items ? v->min_items : 0;
+        bool bounded = v->has_max_items;
+        uint32_t max = v->has_max_items ? v->max_items : UINT32_MAX;
+        if (bounded && max >= CC_GBNF_MAX_REPETITION) {
+            note_limit(g, path, "max_entries", max);
+            bounded = false;
+            max = UINT32_MAX;
+        }
+        if (min >= CC_GBNF_MAX_REPETITION) {
+            note_limit(g, path, "min_entries", min);
+            min = 0;
+        }
+        const char *en = rule_name(g, entry);
+        cc_buf_puts(&b, "\"{\" ws ");
+        if (!bounded || max > 0) {
+            if (min == 0)
+                cc_buf_putc(&b, '(');
+            cc_buf_puts(&b, en);
+            if (!bounded || max > 1) {
+                cc_buf_printf(&b, " (ws \",\" ws %s)", en);
+                repeat(&b, min > 0 ? min - 1 : 0, bounded ? max - 1 : UINT32_MAX);
+            }
+            if (min == 0)
+                cc_buf_puts(&b, ")?");
+            cc_buf_puts(&b, " ws ");
+        }
+        cc_buf_puts(&b, "\"}\"");
+        set_body(g, head, &b);
+        cc_buf_t e = CC_BUF_INIT;
+        cc_buf_printf(&e, "%s ws \":\" ws %s", rule_name(g, key), rule_name(g, value));
+        set_body(g, entry, &e);
+        if (!g->oom && (v->has_max_items ? v->max_items : 2) > 1) {
+            cc_buf_t w = CC_BUF_INIT;
+            cc_buf_puts(&w, "distinct keys not carried by the grammar (a context-free grammar "
+                            "cannot exclude a key written twice)");
+            note(g, path, &w);
+        }
+        if (!g->oom && v->dfa) {
+            emit_pattern(g, key, rule_name(g, key), v->dfa, 0, false, 0);
+        } else if (!g->oom) {
+            cc_buf_t kbody = CC_BUF_INIT;
+            g->use_char = true;
+            cc_buf_puts(&kbody, "\"\\\"\" char* \"\\\"\"");
+            set_body(g, key, &kbody);
+        }
+        if (!g->oom && v->items->type == CONTRACTC_TYPE_STRING && v->items->grounded) {
+            cc_buf_t w = CC_BUF_INIT, phrase = CC_BUF_INIT;
+            cc_phrase_grounded(&phrase, g->m);
+            cc_buf_printf(&w, "grounded (%s) not carried by the grammar (a map's values are "
+                              "not substituted by contractc_gbnf_grounded())",
+                          phrase.data ? phrase.data : "");
+            cc_buf_free(&phrase);
+            note(g, vp.data ? vp.data : path, &w);
+        }
+        if (!g->oom)
+            emit_value(g, value, v->items, rule_name(g, value), vp.data ? vp.data : path);
+        cc_buf_free(&eb);
+        cc_buf_free(&kb);
+        cc_buf_free(&vb);
+        cc_buf_free(&vp);
         return;
     }
     default:

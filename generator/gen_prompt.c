@@ -168,6 +168,22 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
             put_phrase(b, v->items, NULL, false);
         }
         break;
+    case CONTRACTC_TYPE_MAP: /* docs/contract-language.md §4.12 */
+        cc_buf_puts(b, "an object ");
+        if ((v->has_min_items && v->min_items > 0) || v->has_max_items) {
+            cc_buf_puts(b, "of ");
+            cc_phrase_count(b, v->has_min_items, v->min_items, v->has_max_items, v->max_items,
+                            "entry", "entries");
+            cc_buf_putc(b, ' ');
+        }
+        cc_buf_puts(b, "with keys of your choice");
+        if (v->pattern)
+            cc_buf_printf(b, " matching %s", v->pattern);
+        if (v->items) {
+            cc_buf_puts(b, ", each value ");
+            put_phrase(b, v->items, NULL, false);
+        }
+        break;
     default:
         break;
     }
@@ -181,8 +197,8 @@ static void emit_nested(prompt_ctx_t *c, const char *path, const cc_value_t *v)
 {
     cc_buf_t p = CC_BUF_INIT;
     cc_buf_puts(&p, path);
-    while (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
-        cc_buf_puts(&p, "[]");
+    while ((v->type == CONTRACTC_TYPE_ARRAY || v->type == CONTRACTC_TYPE_MAP) && v->items) {
+        cc_buf_puts(&p, v->type == CONTRACTC_TYPE_MAP ? ".*" : "[]");
         v = v->items;
     }
     if (v->type == CONTRACTC_TYPE_OBJECT && v->object) {
@@ -315,8 +331,8 @@ static void emit_nested_rules(prompt_ctx_t *c, const char *prefix, const cc_obje
         cc_buf_puts(&p, prefix);
         cc_buf_puts(&p, f->name);
         bool in_array = false;
-        while (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
-            cc_buf_puts(&p, "[]");
+        while ((v->type == CONTRACTC_TYPE_ARRAY || v->type == CONTRACTC_TYPE_MAP) && v->items) {
+            cc_buf_puts(&p, v->type == CONTRACTC_TYPE_MAP ? ".*" : "[]");
             v = v->items;
             in_array = true;
         }

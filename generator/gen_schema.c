@@ -298,6 +298,29 @@ static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, boo
             put_number(c, obj, "maxItems", v->max_items);
         break;
     }
+    case CONTRACTC_TYPE_MAP: { /* docs/contract-language.md §4.12 */
+        put_string(c, obj, "type", "object");
+        cJSON *values = cJSON_CreateObject();
+        if (values && v->items)
+            value_keywords(c, values, v->items, false, f);
+        put(c, obj, "additionalProperties", values);
+        if (v->pattern) {
+            cJSON *names = cJSON_CreateObject();
+            cc_buf_t b = CC_BUF_INIT;
+            cc_buf_printf(&b, "^(%s)$", v->pattern);
+            if (b.failed)
+                c->failed = true;
+            else
+                put_string(c, names, "pattern", b.data);
+            cc_buf_free(&b);
+            put(c, obj, "propertyNames", names);
+        }
+        if (v->has_min_items)
+            put_number(c, obj, "minProperties", v->min_items);
+        if (v->has_max_items)
+            put_number(c, obj, "maxProperties", v->max_items);
+        break;
+    }
     default:
         break;
     }
@@ -313,7 +336,7 @@ static cJSON *field_schema(schema_ctx_t *c, const cc_field_t *f)
     put_description(c, s, f);
     contractc_type_t t = f->value.type;
     bool structured = t == CONTRACTC_TYPE_ENUM || t == CONTRACTC_TYPE_OBJECT ||
-                      t == CONTRACTC_TYPE_ARRAY;
+                      t == CONTRACTC_TYPE_ARRAY || t == CONTRACTC_TYPE_MAP;
     if (f->nullable && structured) {
         /* Never a type array around an enum, object or array, and never
          * null inside a string enum (dialects.md section 0). */

@@ -28,6 +28,9 @@
  *     array    "type","min_items" (0 default),"max_items"|null,
  *              "items":{VALUE[,"nullable":true]} ("nullable" only for
  *              items that may be null, docs/contract-language.md §4.6)
+ *     map      "type","key_pattern"|null,"min_entries" (0 default),
+ *              "max_entries"|null,"values":{VALUE} (v2: only a contract
+ *              with a map has the type, so v1 hashes are as they were)
  *   RULE = {"kind":K,"id":ID, ...}
  *     all_or_none, at_most_one, exactly_one  "fields":[PATH...]
  *     sum      "of":PATH,"equals":PATH,"tolerance":N (operands' units)
@@ -187,11 +190,17 @@ static void model_value(cc_buf_t *b, const cc_value_t *v)
             model_object(b, v->object);
         break;
     case CONTRACTC_TYPE_ARRAY:
-        key(b, "min_items");
+    case CONTRACTC_TYPE_MAP: {
+        const bool map = v->type == CONTRACTC_TYPE_MAP;
+        if (map) {
+            key(b, "key_pattern");
+            str_or_null(b, v->pattern);
+        }
+        key(b, map ? "min_entries" : "min_items");
         cc_buf_printf(b, "%" PRIu32, v->has_min_items ? v->min_items : 0u);
-        key(b, "max_items");
+        key(b, map ? "max_entries" : "max_items");
         i64_or_null(b, v->has_max_items, v->max_items);
-        key(b, "items");
+        key(b, map ? "values" : "items");
         if (v->items) {
             /* The item value alone: "type" comes first, so open with it. */
             cc_buf_t inner = CC_BUF_INIT;
@@ -212,6 +221,7 @@ static void model_value(cc_buf_t *b, const cc_value_t *v)
             cc_buf_puts(b, "null");
         }
         break;
+    }
     case CONTRACTC_TYPE_UNION: /* v2: the tag and each variant's value and object */
         key(b, "tag");
         str_or_null(b, v->tag);

@@ -22,6 +22,7 @@ const char *cc_type_name(contractc_type_t type)
     case CONTRACTC_TYPE_DATETIME: return "datetime";
     case CONTRACTC_TYPE_OBJECT: return "object";
     case CONTRACTC_TYPE_ARRAY: return "array";
+    case CONTRACTC_TYPE_MAP: return "map";
     case CONTRACTC_TYPE_UNION: return "union";
     default: break; /* the types of v2 name themselves where they are built */
     }
@@ -120,6 +121,7 @@ void cc_value_clear(cc_value_t *v)
     }
     free(v->type_ref);
     free(v->c_list_type);
+    free(v->c_entry_type);
     for (size_t i = 0; i < v->variant_count; i++) {
         free(v->variants[i].name);
         free(v->variants[i].type_ref);
@@ -182,7 +184,7 @@ static bool object_needs_abi2(const cc_object_t *o);
 static bool value_needs_abi2(const cc_value_t *v)
 {
     for (; v; v = v->items) {
-        if (v->type == CONTRACTC_TYPE_UNION)
+        if (v->type == CONTRACTC_TYPE_UNION || v->type == CONTRACTC_TYPE_MAP)
             return true;
         if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !v->object->named)
             return object_needs_abi2(v->object);

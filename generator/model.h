@@ -100,6 +100,12 @@ typedef struct cc_value {
      * one inner list ({ T *items; size_t count; }): "NAME_F_list_t" */
     char *c_list_type;
 
+    /* v2 map (docs/contract-language.md §4.12): `values:` is `items` (owned),
+     * `key_pattern:` is pattern/pattern_mark/dfa, `min_entries:` and
+     * `max_entries:` are has_min_items/min_items and has_max_items/max_items.
+     * naming.c: the C struct of one entry, "NAME_F_entry_t". */
+    char *c_entry_type;
+
     /* union (tagged): `tag:` and `variants:` (docs/contract-language.md §4.11) */
     char *tag;                         /* the tag key; NULL: not given */
     cc_mark_t tag_mark;
@@ -280,7 +286,7 @@ const char *cc_type_name(contractc_type_t type);
 
 /* The descriptor ABI (contractc.h) the contract's tables are written for:
  * 1 unless it uses what ABI 2 added (an optional field, a union, nullable
- * array items), so that the
+ * array items, a map), so that the
  * generated files of a v1 contract stay as they were. */
 uint32_t cc_contract_abi(const cc_contract_t *contract);
 

@@ -534,6 +534,25 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
         free(p);
         return;
     }
+    if (v->type == CONTRACTC_TYPE_MAP && v->items) {
+        /* docs/contract-language.md §4.12: one entry is NAME_F_entry_t; an
+         * inline object or enum of the values is named as an array's
+         * items are (NAME_F_t), its fields' paths below "F.*". */
+        char *p = fmt("%s.*", path);
+        v->c_entry_type = fmt("%s_entry_t", base);
+        char *what = p && v->c_entry_type ? fmt("the entries of %s", path) : NULL;
+        if (!what) {
+            free(p);
+            N->oom = true;
+            return;
+        }
+        refuse_reserved(N, v->c_entry_type, CC_C_ORDINARY, what, at,
+                        "rename the field or the contract");
+        list_add(&N->types, cc_strdup(v->c_entry_type), what, NULL, at, false);
+        name_value(N, v->items, base, type_name, p, at);
+        free(p);
+        return;
+    }
     if (v->type_ref)
         return; /* named: named once, with its type */
     char *what = field_what(path, type_name);
@@ -676,6 +695,9 @@ static void name_object(namer_t *N, cc_object_t *o, const char *base, const char
         if (f->value.type == CONTRACTC_TYPE_ARRAY)
             add_member(N, &members, f, fw, fmt("%s_count", f->c_member),
                        fmt("the item count of %s", fw), &refused);
+        if (f->value.type == CONTRACTC_TYPE_MAP)
+            add_member(N, &members, f, fw, fmt("%s_count", f->c_member),
+                       fmt("the entry count of %s", fw), &refused);
 
         char *child = fmt("%s_%s", base, f->c_stem);
         if (!child) {

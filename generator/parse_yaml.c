@@ -31,6 +31,8 @@
  *                 | values*: values                            (enum)
  *                 | fields*: fields                            (object)
  *                 | items*: items | min_items: INT | max_items: INT (array)
+ *                 | values*: items | key_pattern: STR
+ *                 | min_entries: INT | max_entries: INT           (map, v2)
  *   values      ::= SEQ[ SCALAR | MAP{ value*: SCALAR, c_name: C_IDENT } ... ] (1 or more)
  *   rules       ::= SEQ[ rule ... ]
  *   rule        ::= MAP{ id: STR, prompt: STR, and exactly one of:
@@ -46,6 +48,7 @@
  *
  *   TYPE    ::= string | integer | number | boolean | decimal | enum | date
  *             | datetime | object | array | TYPE_NAME (a key of `types`)
+ *             | map (v2: a field's type only, not items' or values')
  *   NAME    ::= [a-z][a-z0-9_]*        TYPE_NAME ::= [A-Za-z_][A-Za-z0-9_]*
  *   FIELD_NAME ::= any non-empty string: the JSON key, byte for byte (v2)
  *   C_IDENT ::= [A-Za-z_][A-Za-z0-9_]*, not a C or C++ keyword
@@ -773,6 +776,7 @@ enum field_key {
     FK_ITEMS, FK_MIN_ITEMS, FK_MAX_ITEMS,
     FK_OPTIONAL, FK_C_NAME, /* v2 keys and optional */
     FK_TAG, FK_VARIANTS,    /* v2 tagged unions */
+    FK_KEY_PATTERN, FK_MIN_ENTRIES, FK_MAX_ENTRIES, /* v2 map */
     FK_COUNT
 };
 
@@ -782,7 +786,8 @@ static const char *const field_keys[FK_COUNT] = {
     "minimum", "maximum", "scale", "signed", "values", "fields",
     "items", "min_items", "max_items",
     "optional", "c_name",
-    "tag", "variants"
+    "tag", "variants",
+    "key_pattern", "min_entries", "max_entries"
 };
 
 #define TBIT(t) (1u << (t))
@@ -794,22 +799,26 @@ static const unsigned field_key_types[FK_COUNT] = {
     TBIT(CONTRACTC_TYPE_INTEGER) | TBIT(CONTRACTC_TYPE_NUMBER) | TBIT(CONTRACTC_TYPE_DECIMAL),
     TBIT(CONTRACTC_TYPE_INTEGER) | TBIT(CONTRACTC_TYPE_NUMBER) | TBIT(CONTRACTC_TYPE_DECIMAL),
     TBIT(CONTRACTC_TYPE_DECIMAL), TBIT(CONTRACTC_TYPE_DECIMAL),
-    TBIT(CONTRACTC_TYPE_ENUM), TBIT(CONTRACTC_TYPE_OBJECT),
+    TBIT(CONTRACTC_TYPE_ENUM) | TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_OBJECT),
     TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY),
     0, 0,
-    TBIT(CONTRACTC_TYPE_UNION), TBIT(CONTRACTC_TYPE_UNION)
+    TBIT(CONTRACTC_TYPE_UNION), TBIT(CONTRACTC_TYPE_UNION),
+    TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_MAP)
 };
 
 static const char *const builtin_types[] = {
     "string", "integer", "number", "boolean", "decimal",
     "enum", "date", "datetime", "object", "array",
-    "union" /* CONTRACTC_TYPE_UNION: the position gives the type */
+    "union", /* CONTRACTC_TYPE_UNION: the position gives the type */
+    "map" /* v2: not in CONTRACTC_TYPE_* order; builtin_type() names it first */
 };
 #define BUILTIN_COUNT (sizeof builtin_types / sizeof builtin_types[0])
 
 static contractc_type_t builtin_type(const char *name)
 {
-    for (size_t i = 0; i < BUILTIN_COUNT; i++)
+    if (strcmp(name, "map") == 0) /* v2 (docs/contract-language.md §4.12) */
+        return CONTRACTC_TYPE_MAP;
+    for (size_t i = 0; i + 1 < BUILTIN_COUNT; i++)
         if (strcmp(builtin_types[i], name) == 0)
             return (contractc_type_t)(CONTRACTC_TYPE_STRING + (int)i);
     return (contractc_type_t)0;
@@ -828,12 +837,15 @@ typedef struct where {
     const char *path;       /* "line_items[].amount_cents" */
     const char *type_name;  /* the named type the field belongs to; NULL: the record */
     bool items;             /* describing the `items` of `path` */
+    bool map_values;        /* describing the `values` of map `path` */
 } where_t;
 
 static char *where_text(const where_t *w)
 {
     cc_buf_t b = CC_BUF_INIT;
-    cc_buf_printf(&b, "%sfield '%s'", w->items ? "in the items of " : "in ", w->path);
+    cc_buf_printf(&b, "%sfield '%s'",
+                  w->items ? "in the items of " : w->map_values ? "in the values of " : "in ",
+                  w->path);
     if (w->type_name)
         cc_buf_printf(&b, " of type '%s'", w->type_name);
     return cc_buf_take(&b, NULL);
@@ -1108,6 +1120,66 @@ static void load_enum_values(loader_t *L, const ynode_t *seq, cc_enum_t *e, cons
     drop_duplicate_values(L, e);
 }
 
+static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_t *f,
+                       const where_t *w);
+
+/* Compiles a string of the pattern language (docs/contract-language.md
+ * §4.3) at node p into v->dfa, reporting a bad pattern at its byte. */
+static void compile_pattern(loader_t *L, const ynode_t *p, cc_value_t *v)
+{
+    v->pattern_mark = p->mark;
+    cc_pattern_error_t err;
+    memset(&err, 0, sizeof err);
+    /* Once the contract's total is spent the rest are not compiled, and
+     * only the first says so. */
+    bool spent = L->patterns.spent;
+    v->dfa = spent ? NULL : cc_pattern_compile_budget(v->pattern, &L->patterns, &err);
+    if (!v->dfa && !spent) {
+        err.message[sizeof err.message - 1] = '\0';
+        cc_error(L->d, L->path, mark_in_scalar(p, err.offset), "%s%s",
+                 L->patterns.spent ? "pattern not compiled: " : "invalid pattern: ", err.message);
+    }
+}
+
+/* The keys of a map (docs/contract-language.md §4.12): `values` (required,
+ * a mapping loaded as an array's items are), `key_pattern` (the pattern
+ * language; kept in v->pattern and v->dfa), `min_entries`/`max_entries`
+ * (kept as the item bounds). */
+static void load_map(loader_t *L, const ynode_t *map, cc_value_t *v, const ynode_t *const *slot,
+                     const where_t *w, const char *in_what)
+{
+    if (slot[FK_MIN_ENTRIES] &&
+        get_count(L, slot[FK_MIN_ENTRIES], "min_entries", &v->min_items))
+        v->has_min_items = true;
+    if (slot[FK_MAX_ENTRIES] &&
+        get_count(L, slot[FK_MAX_ENTRIES], "max_entries", &v->max_items))
+        v->has_max_items = true;
+    if (v->has_min_items && v->has_max_items && v->min_items > v->max_items)
+        cc_error(L->d, L->path, slot[FK_MAX_ENTRIES]->mark,
+                 "min_entries %u is greater than max_entries %u", (unsigned)v->min_items,
+                 (unsigned)v->max_items);
+    if (slot[FK_KEY_PATTERN]) {
+        v->pattern = get_string(L, slot[FK_KEY_PATTERN], "key_pattern");
+        if (v->pattern)
+            compile_pattern(L, slot[FK_KEY_PATTERN], v);
+    }
+    if (!slot[FK_VALUES]) {
+        cc_error(L->d, L->path, map->mark,
+                 "a map needs 'values' %s: the type every entry's value has, e.g. "
+                 "values: {type: string}", in_what);
+    } else if (expect_kind(L, slot[FK_VALUES], Y_MAP, "values")) {
+        v->items = calloc(1, sizeof *v->items);
+        if (!v->items) {
+            L->oom = true;
+            return;
+        }
+        where_t vw = *w;
+        vw.items = false;
+        vw.map_values = true;
+        load_value(L, slot[FK_VALUES], v->items, NULL, &vw);
+    }
+}
+
 /* A tagged union's `tag:` and `variants:` (docs/contract-language.md
  * §4.11): the tag key, any non-empty string; the variants, a mapping from
  * tag value to the name of an object type of `types:`.  That no variant
@@ -1240,7 +1312,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                         cc_error(L->d, L->path, slot[FK_TYPE]->mark,
                                  "unknown type '%s' %s; a type is one of string, integer, "
                                  "number, boolean, decimal, enum, date, datetime, object, "
-                                 "array or a name from 'types'",
+                                 "array, union, map or a name from 'types'",
                                  t, in_what);
                     free(cand);
                 }
@@ -1270,7 +1342,13 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             continue;
         bool bad = false;
         if (field_key_types[k] == 0) {
-            if (!f && k == FK_EXAMPLE) {
+            if (!f && k == FK_EXAMPLE && w->map_values) {
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key 'example' is not valid %s: an example is for scalar fields, not "
+                         "map values; to show the model a map, write it in the map field's "
+                         "'format_text'", in_what);
+                bad = true;
+            } else if (!f && k == FK_EXAMPLE) {
                 /* The same advice as for `example` on the array field. */
                 cc_error(L->d, L->path, key[k]->mark,
                          "key 'example' is not valid %s: an example is for scalar fields, not "
@@ -1279,8 +1357,21 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                 bad = true;
             } else if (!f && (k == FK_DESCRIPTION || k == FK_FORMAT_TEXT)) {
                 cc_error(L->d, L->path, key[k]->mark,
-                         "key '%s' is not valid %s; put it on the array field", field_keys[k],
-                         in_what);
+                         "key '%s' is not valid %s; put it on the %s field", field_keys[k],
+                         in_what, w->map_values ? "map" : "array");
+                bad = true;
+            } else if (!f && w->map_values && (k == FK_OPTIONAL || k == FK_C_NAME)) {
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key '%s' is not valid %s: it is a field's (%s); put it on the "
+                         "map field", field_keys[k], in_what,
+                         k == FK_OPTIONAL ? "an entry of a map is there or not, as the reply "
+                                            "has it; bound the entries with min_entries"
+                                          : "the values are no member of their own");
+                bad = true;
+            } else if (!f && w->map_values && k == FK_NULLABLE) {
+                cc_error(L->d, L->path, key[k]->mark,
+                         "nullable map values are not supported; leave the entry out instead, "
+                         "or make the map field nullable");
                 bad = true;
             } else if (!f && (k == FK_OPTIONAL || k == FK_C_NAME)) {
                 cc_error(L->d, L->path, key[k]->mark,
@@ -1328,6 +1419,14 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
         v->nullable_mark = key[FK_NULLABLE]->mark;
     }
 
+    if (v->type == CONTRACTC_TYPE_MAP && !f) {
+        cc_error(L->d, L->path, v->mark,
+                 "a map is valid as the type of a field only, not %s; make the %s an object "
+                 "type with the map as its field", in_what,
+                 w->map_values ? "map's values" : "array's items");
+        v->type = (contractc_type_t)0;
+    }
+
     switch (v->type) {
     case CONTRACTC_TYPE_STRING:
         if (slot[FK_MIN_LENGTH] && get_count(L, slot[FK_MIN_LENGTH], "min_length", &v->min_length))
@@ -1343,21 +1442,8 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
         if (slot[FK_PATTERN]) {
             const ynode_t *p = slot[FK_PATTERN];
             v->pattern = get_string(L, p, "pattern");
-            if (v->pattern) {
-                v->pattern_mark = p->mark;
-                cc_pattern_error_t err;
-                memset(&err, 0, sizeof err);
-                /* Once the contract's total is spent the rest are not
-                 * compiled, and only the first says so. */
-                bool spent = L->patterns.spent;
-                v->dfa = spent ? NULL : cc_pattern_compile_budget(v->pattern, &L->patterns, &err);
-                if (!v->dfa && !spent) {
-                    err.message[sizeof err.message - 1] = '\0';
-                    cc_error(L->d, L->path, mark_in_scalar(p, err.offset), "%s%s",
-                             L->patterns.spent ? "pattern not compiled: " : "invalid pattern: ",
-                             err.message);
-                }
-            }
+            if (v->pattern)
+                compile_pattern(L, p, v);
         }
         break;
     case CONTRACTC_TYPE_INTEGER: {
@@ -1450,7 +1536,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             }
             v->object->mark = slot[FK_FIELDS]->mark;
             cc_buf_t b = CC_BUF_INIT;
-            cc_buf_printf(&b, "%s%s", w->path, w->items ? "[]" : "");
+            cc_buf_printf(&b, "%s%s", w->path, w->items ? "[]" : w->map_values ? ".*" : "");
             char *prefix = cc_buf_take(&b, NULL);
             if (!prefix) {
                 L->oom = true;
@@ -1482,6 +1568,9 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             load_value(L, slot[FK_ITEMS], v->items, NULL, &iw);
         }
         break;
+    case CONTRACTC_TYPE_MAP:
+        load_map(L, map, v, slot, w, in_what);
+        break;
     case CONTRACTC_TYPE_UNION:
         load_union(L, map, v, slot[FK_TAG], slot[FK_VARIANTS], in_what);
         break;
@@ -1494,11 +1583,13 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
         if (e->poisoned) {
             /* reported */
         } else if (v->type == CONTRACTC_TYPE_OBJECT || v->type == CONTRACTC_TYPE_ARRAY ||
-                   v->type == CONTRACTC_TYPE_UNION) {
+                   v->type == CONTRACTC_TYPE_UNION || v->type == CONTRACTC_TYPE_MAP) {
             cc_error(L->d, L->path, key[FK_EXAMPLE]->mark,
                      "'example' is for scalar fields; this is a field of type %s (to show the "
                      "model %s, write it in 'format_text')",
-                     cc_type_name(v->type), v->type == CONTRACTC_TYPE_ARRAY ? "a list" : "an object");
+                     cc_type_name(v->type), v->type == CONTRACTC_TYPE_ARRAY ? "a list"
+                                            : v->type == CONTRACTC_TYPE_MAP ? "a map"
+                                                                            : "an object");
         } else if (e->kind != Y_SCALAR) {
             cc_error(L->d, L->path, e->mark, "'example' expects a scalar, found %s",
                      kind_phrase(e));
@@ -1578,7 +1669,7 @@ static void load_object_fields(loader_t *L, const ynode_t *map, cc_object_t *o,
             L->oom = true;
             return;
         }
-        where_t w = {path, type_name, false};
+        where_t w = {path, type_name, false, false};
         if (val->poisoned) {
             /* reported */
         } else if (val->kind != Y_MAP) {

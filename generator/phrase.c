@@ -85,7 +85,7 @@ bool cc_grounding_stated(const cc_field_t *f)
 
 bool cc_value_grounded(const cc_value_t *v)
 {
-    while (v->type == CONTRACTC_TYPE_ARRAY && v->items)
+    while ((v->type == CONTRACTC_TYPE_ARRAY || v->type == CONTRACTC_TYPE_MAP) && v->items)
         v = v->items;
     return v->type == CONTRACTC_TYPE_STRING && v->grounded;
 }
@@ -201,6 +201,7 @@ static char *value_example(const cc_value_t *v, const char *written)
         break;
     case CONTRACTC_TYPE_OBJECT:
     case CONTRACTC_TYPE_ARRAY:
+    case CONTRACTC_TYPE_MAP:
     default:
         return NULL;
     }
@@ -226,6 +227,7 @@ bool cc_value_has_example(const cc_field_t *field)
     case CONTRACTC_TYPE_OBJECT:
     case CONTRACTC_TYPE_ARRAY:
     case CONTRACTC_TYPE_UNION:
+    case CONTRACTC_TYPE_MAP:
         return false;
     default:
         return true;

@@ -181,6 +181,10 @@ static layout_t value_layout(build_t *b, const cc_value_t *v)
     case CONTRACTC_TYPE_UNION: /* { enum kind; union { variant structs } as; } */
         l = union_layout(b, v, NULL);
         break;
+    case CONTRACTC_TYPE_MAP: /* { E *X; size_t X_count; }, members of a field only */
+        l.size = sizeof(contractc_string_t);
+        l.align = CONTRACTC_ALIGNOF(contractc_string_t);
+        break;
     default: /* the types of v2 lay themselves out */
         break;
     }
@@ -261,6 +265,7 @@ static uint32_t min_json_bytes(const cc_value_t *v, unsigned depth)
         }
         return least == UINT32_MAX ? 2 : least;
     }
+    case CONTRACTC_TYPE_MAP: return 2;                /* {} */
     case CONTRACTC_TYPE_OBJECT: {
         /* An optional key may be left out: it adds nothing (v2). */
         uint32_t n = 2, written = 0;
@@ -277,6 +282,20 @@ static uint32_t min_json_bytes(const cc_value_t *v, unsigned depth)
         break;
     }
     return 1;
+}
+
+/* The C layout of one entry of a map whose values are `values`
+ * ({ const char *key; size_t key_len; V value; }, V laid out as an array
+ * item): value at CONTRACTC_MAP_VALUE_OFFSET of the entry's alignment. */
+static layout_t map_entry_layout(build_t *b, const cc_value_t *values)
+{
+    layout_t vl = value_layout(b, values), l;
+    l.align = CONTRACTC_ALIGNOF(contractc_string_t);
+    if (vl.align > l.align)
+        l.align = vl.align;
+    uint32_t at = (uint32_t)CONTRACTC_MAP_VALUE_OFFSET(l.align) + vl.size;
+    l.size = round_up(at, l.align);
+    return l;
 }
 
 /* Fills a value table from the model; `owner_ident` names its tables. */
@@ -311,7 +330,8 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
     default:
         break;
     }
-    if (f && v == &f->value && v->type != CONTRACTC_TYPE_OBJECT && v->type != CONTRACTC_TYPE_ARRAY) {
+    if (f && v == &f->value && v->type != CONTRACTC_TYPE_OBJECT && v->type != CONTRACTC_TYPE_ARRAY &&
+        v->type != CONTRACTC_TYPE_MAP) {
         out->example = pool_take(b, cc_value_example(f));
         if (!out->example && cc_value_has_example(f))
             b->failed = true; /* out of memory, not "no example" */
@@ -455,6 +475,29 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
         out->min_items = v->has_min_items ? v->min_items : 0;
         out->max_items = v->has_max_items ? v->max_items : CONTRACTC_UNBOUNDED;
     }
+    if (v->type == CONTRACTC_TYPE_MAP && v->items) {
+        /* docs/contract-language.md §4.12: the values' table is an items
+         * table ("NAME_F_values"); an entry is { const char *key; size_t
+         * key_len; V value; } (the key_pattern is out->pattern, above). */
+        contractc_value_t *iv = pool_alloc(b, sizeof *iv);
+        if (!iv)
+            return;
+        char *stem = ident_for(b, owner_ident, "values");
+        build_value(b, NULL, v->items, iv, stem ? stem : owner_ident);
+        cc_table_items_t *it = list_push(b, (void **)&b->t->items, &b->t->item_count, sizeof *it);
+        if (!it)
+            return;
+        it->model = v->items;
+        it->table = iv;
+        it->ident = stem;
+        it->map_values = true;
+        layout_t l = map_entry_layout(b, v->items);
+        out->items = iv;
+        out->item_size = l.size;
+        out->item_align = l.align;
+        out->min_items = v->has_min_items ? v->min_items : 0;
+        out->max_items = v->has_max_items ? v->max_items : CONTRACTC_UNBOUNDED;
+    }
 }
 
 static int lookup_cmp_fields(const contractc_field_t *a, const contractc_field_t *c)
@@ -518,8 +561,9 @@ static void build_object(build_t *b, const cc_object_t *o, const char *ident)
             at += sizeof(bool);
         }
         layout_t l;
-        if (mf->value.type == CONTRACTC_TYPE_STRING || mf->value.type == CONTRACTC_TYPE_ARRAY) {
-            /* const char *X / T *X, then size_t X_len / X_count */
+        if (mf->value.type == CONTRACTC_TYPE_STRING || mf->value.type == CONTRACTC_TYPE_ARRAY ||
+            mf->value.type == CONTRACTC_TYPE_MAP) {
+            /* const char *X / T *X / E *X, then size_t X_len / X_count */
             at = round_up(at, CONTRACTC_ALIGNOF(void *));
             f->offset = at;
             at += sizeof(void *);
@@ -612,7 +656,15 @@ static uint32_t arena_factor_value(build_t *b, const cc_value_t *v, unsigned dep
     if (depth > 64)
         return 0;
     uint32_t k = 0;
-    if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
+    if (v->type == CONTRACTC_TYPE_MAP && v->items) {
+        /* An entry takes `"":V,` at least; its key's copy is one of the
+         * reply's strings (the factor's 1), plus its NUL, at most one byte
+         * per the entry's 4 bytes of reply. */
+        layout_t l = map_entry_layout(b, v->items);
+        uint32_t min = min_json_bytes(v->items, 0) + 4;
+        k += (2 * l.size + min - 1) / min + 1;
+        k += arena_factor_value(b, v->items, depth + 1);
+    } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
         layout_t l = value_layout(b, v->items);
         uint32_t min = min_json_bytes(v->items, 0) + 1;
         k += (2 * l.size + min - 1) / min;

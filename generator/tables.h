@@ -43,11 +43,13 @@ typedef struct cc_table_dfa {
     char *ident;
 } cc_table_dfa_t;
 
-/* An array's item value (stored apart from fields, which hold theirs). */
+/* An array's item value, or a map's values (stored apart from fields,
+ * which hold theirs). */
 typedef struct cc_table_items {
     const cc_value_t *model;
     contractc_value_t *table;
     char *ident;
+    bool map_values;   /* the values of a map (docs/contract-language.md §4.12) */
 } cc_table_items_t;
 
 typedef struct cc_tables {

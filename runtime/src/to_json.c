@@ -177,6 +177,29 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
         put(o, "]", 1);
         break;
     }
+    case CONTRACTC_TYPE_MAP: { /* docs/contract-language.md §4.12: reply order */
+        const unsigned char *entries;
+        memcpy(&entries, at, sizeof entries);
+        const contractc_value_t *iv = v->items;
+        const size_t voff = CONTRACTC_MAP_VALUE_OFFSET(v->item_align);
+        put(o, "{", 1);
+        for (size_t i = 0; i < aux; i++) {
+            const unsigned char *e = entries + i * v->item_size;
+            const char *key;
+            size_t key_len, value_aux = 0;
+            memcpy(&key, e, sizeof key);
+            memcpy(&key_len, e + sizeof(void *), sizeof key_len);
+            if (i)
+                put(o, ",", 1);
+            put_json_string(o, key, key_len);
+            put(o, ":", 1);
+            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY)
+                memcpy(&value_aux, e + voff + sizeof(void *), sizeof value_aux);
+            put_value(o, iv, e + voff, value_aux);
+        }
+        put(o, "}", 1);
+        break;
+    }
     default: /* the types of v2 the tables of this build do not use */
         puts_(o, "null");
         break;

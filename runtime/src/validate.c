@@ -375,6 +375,7 @@ static void put_expected(cc_str_t *s, const contractc_value_t *v)
         cc_str_quote(s, v->tag, v->tag_len);
         cc_str_puts(s, " says its kind");
         break;
+    case CONTRACTC_TYPE_MAP: cc_str_puts(s, "an object (JSON object) of free keys"); break;
     default: break; /* the types of v2 the tables of this build do not use */
     }
 }
@@ -897,6 +898,8 @@ static int read_datetime(cc_parse_t *c, const contractc_value_t *v, const cc_slo
 static int read_object(cc_parse_t *c, const contractc_object_t *o, unsigned char *base,
                        uint64_t *ok_bits);
 
+static const char duplicate_msg[] = "the key appears more than once; give each key exactly once";
+
 /* Reads an array's items into an arena vector (at most max_items are kept;
  * the rest are still validated into one scratch slot so that memory stays
  * bounded).  own_ok: the array's own checks (item count) passed.
@@ -1029,6 +1032,225 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
     memcpy(slot_dst(slot), &items, sizeof items);
     slot_set_aux(slot, count);
     return fail(c) ? V_FAIL : result;
+}
+
+/* One key of a map read so far (read_map): its hash and its text (the
+ * entry's copy in the arena). */
+typedef struct cc_map_key {
+    uint64_t hash;
+    const char *key; /* NULL: a free slot */
+    size_t n;
+} cc_map_key_t;
+
+/* FNV-1a of the key from the parse's address, then MurmurHash3's final
+ * mix: the table's order is not the reply sender's to predict. */
+static uint64_t map_key_hash(const cc_parse_t *c, const char *k, size_t n)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325) ^
+                 ((uint64_t)(uintptr_t)c * UINT64_C(0x9E3779B97F4A7C15));
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)k[i]) * UINT64_C(0x100000001b3);
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    return h;
+}
+
+/* The slot of key k[0..n) with hash h in table t (mask + 1 slots, never
+ * full): its entry, or the free one where it goes. */
+static cc_map_key_t *map_key_slot(cc_map_key_t *t, size_t mask, uint64_t h, const char *k,
+                                  size_t n)
+{
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        cc_map_key_t *e = &t[i];
+        if (!e->key || (e->hash == h && e->n == n && memcmp(e->key, k, n) == 0))
+            return e;
+    }
+}
+
+/* Reads a map (docs/contract-language.md §4.12; the cursor at '{') into an
+ * arena vector of entries { key, key_len, value } in reply order, as
+ * read_array reads items (at most max_items entries kept, the rest checked
+ * into one scratch entry).  Each key is looked up in a table of the keys
+ * read so far (on the heap, freed here): a key read before is `duplicate`
+ * and its value skipped; a key outside key_pattern (v->pattern) is
+ * `pattern` at the entry's path, and its value is still checked.  The
+ * entry count out of bounds is one `items` problem at the map's path.
+ * own_ok: that count passed. */
+static int read_map(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
+                    bool *own_ok)
+{
+    const contractc_value_t *iv = v->items;
+    const size_t size = iv ? v->item_size : 0, align = iv ? v->item_align : 1;
+    if (!iv || size == 0 || align == 0)
+        return V_FAIL;
+    const size_t voff = CONTRACTC_MAP_VALUE_OFFSET(align);
+    c->r.p++; /* '{' */
+    if (!cc_enter(&c->r))
+        return V_FAIL;
+    unsigned char *entries = NULL, *scratch = NULL;
+    size_t count = 0, capacity = 0;
+    cc_map_key_t *keys = NULL;
+    size_t keys_mask = 0, keys_count = 0;
+    int result = V_OK;
+    const size_t keep = v->max_items == CONTRACTC_UNBOUNDED ? (size_t)-1 : v->max_items;
+    cc_step_t step = {NULL, STEP_KEY, NULL, NULL, 0};
+    step_enter(c, &step);
+    if (cc_peek(&c->r) == '}') {
+        c->r.p++;
+    } else {
+        for (;;) {
+            if (cc_peek(&c->r) != '"') {
+                cc_expect(&c->r, '"', "a key string");
+                goto failed;
+            }
+            cc_string_token_t kt;
+            if (!cc_scan_string(&c->r, &kt))
+                goto failed;
+            /* The entry's key: a NUL-terminated copy in the arena. */
+            char *key = cc_arena_alloc_bytes(c->arena, kt.decoded_len + 1);
+            if (!key)
+                goto oom;
+            if (kt.has_escapes)
+                cc_decode_string(&kt, key);
+            else
+                memcpy(key, kt.raw, kt.decoded_len);
+            key[kt.decoded_len] = '\0';
+            if (!cc_expect(&c->r, ':', "':' after the key"))
+                goto failed;
+            step.key = key;
+            step.n = kt.decoded_len;
+            if ((keys_count + 1) * 2 > (keys_count ? keys_mask + 1 : 0)) {
+                /* Twice the size (16 slots at first), at most half full. */
+                size_t old_size = keys ? keys_mask + 1 : 0, nsize = old_size ? old_size * 2 : 16;
+                if (nsize > (size_t)-1 / 2 / sizeof *keys)
+                    goto oom;
+                cc_map_key_t *t = cc_alloc(c->allocator, nsize * sizeof *t);
+                if (!t)
+                    goto oom;
+                for (size_t i = 0; i < nsize; i++)
+                    t[i].key = NULL;
+                for (size_t i = 0; i < old_size; i++)
+                    if (keys[i].key)
+                        *map_key_slot(t, nsize - 1, keys[i].hash, keys[i].key, keys[i].n) = keys[i];
+                cc_free(c->allocator, keys, old_size * sizeof *keys);
+                keys = t;
+                keys_mask = nsize - 1;
+            }
+            const uint64_t h = map_key_hash(c, key, kt.decoded_len);
+            cc_map_key_t *e = map_key_slot(keys, keys_mask, h, key, kt.decoded_len);
+            if (e->key) {
+                report_fixed(c, CONTRACTC_KIND_DUPLICATE, duplicate_msg, sizeof duplicate_msg - 1);
+                result = V_BAD;
+                if (fail(c) || !cc_skip_value(&c->r))
+                    goto failed;
+            } else {
+                e->hash = h;
+                e->key = key;
+                e->n = kt.decoded_len;
+                keys_count++;
+                if (v->pattern && !contractc_dfa_match(v->pattern, key, kt.decoded_len)) {
+                    cc_msg_t m;
+                    msg_init(c, &m);
+                    cc_str_puts(&m.model, "the key ");
+                    cc_str_quote(&m.model, key, kt.decoded_len);
+                    cc_str_puts(&m.log, "the key");
+                    msg_both(&m, " does not match the key pattern ");
+                    msg_both(&m, v->pattern->source);
+                    msg_both(&m, " (the whole key must match)");
+                    msg_report(c, &m, CONTRACTC_KIND_PATTERN, NULL);
+                    result = V_BAD;
+                    if (fail(c))
+                        goto failed;
+                }
+                unsigned char *at;
+                if (count < keep) {
+                    if (count == capacity) {
+                        size_t ncap = capacity ? capacity * 2 : 4;
+                        if (ncap > keep)
+                            ncap = keep;
+                        if (ncap > ((size_t)-1 / 4) / size)
+                            goto oom;
+                        entries = cc_arena_grow(c->arena, entries, capacity * size, ncap * size,
+                                                align);
+                        if (!entries)
+                            goto oom;
+                        capacity = ncap;
+                    }
+                    at = entries + count * size;
+                } else {
+                    if (!scratch && !(scratch = cc_arena_alloc(c->arena, size, align)))
+                        goto oom;
+                    memset(scratch, 0, size);
+                    at = scratch;
+                }
+                const char *kp = key;
+                const size_t kn = kt.decoded_len;
+                memcpy(at, &kp, sizeof kp);
+                memcpy(at + sizeof kp, &kn, sizeof kn);
+                /* A string or an array value is a pointer and its size_t. */
+                cc_slot_t s = {at + voff, 0,
+                               iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY
+                                   ? (uint32_t)sizeof(void *)
+                                   : CONTRACTC_ABSENT,
+                               CONTRACTC_ABSENT};
+                int r;
+                if (iv->type == CONTRACTC_TYPE_OBJECT && cc_peek(&c->r) == '{') {
+                    uint64_t bits[CC_BITSET_WORDS];
+                    r = read_object(c, iv->object, at + voff, bits);
+                } else {
+                    bool value_ok;
+                    r = read_value(c, iv, false, &s, &value_ok, NULL);
+                }
+                if (r == V_FAIL)
+                    goto failed;
+                if (r == V_BAD)
+                    result = V_BAD;
+                count++;
+                if (count == (size_t)-1)
+                    goto failed;
+            }
+            int ch = cc_peek(&c->r);
+            if (ch == ',') {
+                c->r.p++;
+                continue;
+            }
+            if (!cc_expect(&c->r, '}', "',' or '}' after an object member"))
+                goto failed;
+            break;
+        }
+    }
+    cc_free(c->allocator, keys, keys ? (keys_mask + 1) * sizeof *keys : 0);
+    step_leave(c, &step);
+    cc_leave(&c->r);
+    *own_ok = true;
+    if (count < v->min_items || count > v->max_items) {
+        cc_msg_t m;
+        msg_init(c, &m);
+        msg_both(&m, "the object has ");
+        msg_count(&m, count);
+        msg_both(&m, count == 1 ? " entry; expected " : " entries; expected ");
+        if (count < v->min_items) {
+            msg_both(&m, "at least ");
+            msg_count(&m, v->min_items);
+        } else {
+            msg_both(&m, "at most ");
+            msg_count(&m, v->max_items);
+        }
+        msg_report(c, &m, CONTRACTC_KIND_ITEMS, NULL);
+        *own_ok = false;
+        result = V_BAD;
+    }
+    if (count > keep)
+        count = keep;
+    memcpy(slot_dst(slot), &entries, sizeof entries);
+    slot_set_aux(slot, count);
+    return fail(c) ? V_FAIL : result;
+oom:
+    c->oom = true;
+failed:
+    cc_free(c->allocator, keys, keys ? (keys_mask + 1) * sizeof *keys : 0);
+    return V_FAIL;
 }
 
 /* A `null` where a value of descriptor `v` was expected: accepted when
@@ -1242,6 +1464,14 @@ static inline int read_value(cc_parse_t *c, const contractc_value_t *v, bool nul
         if (ch != '[')
             return read_mismatch(c, v, ch);
         int r = read_array(c, v, slot, own_ok, item_ok);
+        if (r != V_FAIL)
+            slot_set_has(slot);
+        return r;
+    }
+    if (v->type == CONTRACTC_TYPE_MAP) {
+        if (ch != '{')
+            return read_mismatch(c, v, ch);
+        int r = read_map(c, v, slot, own_ok);
         if (r != V_FAIL)
             slot_set_has(slot);
         return r;
@@ -1487,7 +1717,6 @@ static int unexpected_key_seen(cc_parse_t *c, const unsigned char *object, const
     return 0;
 }
 
-static const char duplicate_msg[] = "the key appears more than once; give each key exactly once";
 
 /* Reports unexpected key k[0..n) of object o (c->at is the key's step),
  * whose '{' is at `object`; k is in a buffer of the caller when
@@ -2159,6 +2388,22 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
         for (size_t i = 0; i < count && !c->oom; i++) {
             step.n = i;
             run_checks_value(c, v->items, items + i * v->item_size);
+        }
+        step_leave(c, &step);
+    } else if (v->type == CONTRACTC_TYPE_MAP && v->items &&
+               v->items->type == CONTRACTC_TYPE_OBJECT) {
+        const unsigned char *entries;
+        size_t count;
+        memcpy(&entries, at, sizeof entries);
+        memcpy(&count, at + sizeof(void *), sizeof count);
+        const size_t voff = CONTRACTC_MAP_VALUE_OFFSET(v->item_align);
+        cc_step_t step = {NULL, STEP_KEY, NULL, NULL, 0};
+        step_enter(c, &step);
+        for (size_t i = 0; i < count && !c->oom; i++) {
+            const unsigned char *e = entries + i * v->item_size;
+            memcpy(&step.key, e, sizeof step.key);
+            memcpy(&step.n, e + sizeof(void *), sizeof step.n);
+            run_checks_value(c, v->items, e + voff);
         }
         step_leave(c, &step);
     }

@@ -644,6 +644,33 @@ static jv_t *gen_value(const contractc_value_t *v, int depth)
         }
         break;
     }
+    case CONTRACTC_TYPE_MAP: {
+        /* v2 (docs/contract-language.md §4.12): distinct keys through the
+         * key pattern (any text without one), values of the value type */
+        r = jnew(J_OBJ);
+        uint32_t hi = v->max_items == CONTRACTC_UNBOUNDED || v->max_items > v->min_items + 4
+                          ? v->min_items + 4
+                          : v->max_items;
+        uint32_t n = (uint32_t)between(v->min_items, hi);
+        for (int tries = 0; r->n < n && tries < 200; tries++) {
+            buf_t b = {0};
+            if (v->pattern) {
+                if (!dfa_string(v->pattern, &b, 0)) {
+                    free(b.data);
+                    continue;
+                }
+            } else {
+                random_text(&b, (uint32_t)between(0, 6));
+            }
+            bool fresh = b.data ? strlen(b.data) == b.len : true; /* no NUL in a key here */
+            for (size_t k = 0; fresh && k < r->n; k++)
+                fresh = strcmp(r->keys[k], b.data ? b.data : "") != 0;
+            if (fresh)
+                jpush(r, b.data ? b.data : "", gen_value(v->items, depth + 1));
+            free(b.data);
+        }
+        break;
+    }
     default:
         r = jnew(J_NULL);
         break;
@@ -935,7 +962,8 @@ static void collect(sites_t *out, jv_t *parent, size_t index, jv_t *node, int de
                     c = true;
             collect(out, node, i, node->kids[i], depth + 1, o, c);
         }
-    } else if (node->t == J_ARR) {
+    } else if (node->t == J_ARR || (node->t == J_OBJ && node->val &&
+                                    node->val->type == CONTRACTC_TYPE_MAP)) {
         for (size_t i = 0; i < node->n; i++)
             collect(out, node, i, node->kids[i], depth + 1, NULL, cmp);
     }
@@ -1411,13 +1439,23 @@ static void build_reply(int cls, reply_t *r)
                 char *key = s->node->keys[k];
                 size_t n = strlen(key);
                 char *nk = xmalloc(n + 3);
-                switch (below(3)) {
+                unsigned how = (unsigned)below(3);
+                /* a map's key may be empty or start with a multi-byte
+                 * character: changing its first byte would not rename it */
+                if (how == 0 && (n == 0 || (unsigned char)key[0] >= 0x80))
+                    how = 1;
+                switch (how) {
                 case 0: memcpy(nk, key, n + 1); nk[0] = (char)(nk[0] >= 'a' && nk[0] <= 'z' ? nk[0] - 32 : nk[0] == 'X' ? 'Y' : 'X'); break;
                 case 1: snprintf(nk, n + 3, "%s_", key); break;
                 default: snprintf(nk, n + 3, " %s", key); break;
                 }
                 free(key);
                 s->node->keys[k] = nk;
+                /* a map's renamed key may equal another of its keys: a
+                 * duplicate, which JSON.parse lets through (v2) */
+                for (size_t q = 0; q < s->node->n; q++)
+                    if (q != k && strcmp(s->node->keys[q], nk) == 0)
+                        r->tag = "duplicate_key";
             }
             break;
         case C_TYPE_CHANGE:

@@ -45,6 +45,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "asset_tags.h"
 #include "contractc/contractc.h"
 #include "invoice.h"
 #include "refund_request.h"
@@ -168,6 +169,8 @@ static const contractc_contract_t *contract_named(const char *name)
         return &support_route_contract;
     if (strcmp(name, "sensor_log") == 0)
         return &sensor_log_contract;
+    if (strcmp(name, "asset_tags") == 0)
+        return &asset_tags_contract;
     return NULL;
 }
 

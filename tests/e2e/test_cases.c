@@ -24,6 +24,7 @@
 #include "signup_form.h"
 #include "support_route.h"
 #include "sensor_log.h"
+#include "asset_tags.h"
 #include "tables.h"
 
 #define CASES CONTRACTC_TEST_DATA "/cases/replies.jsonl"
@@ -195,6 +196,8 @@ static const contractc_contract_t *generated_contract(const char *name)
         return &support_route_contract;
     if (strcmp(name, "sensor_log") == 0) /* v2: nullable array items */
         return &sensor_log_contract;
+    if (strcmp(name, "asset_tags") == 0) /* v2: maps */
+        return &asset_tags_contract;
     return NULL;
 }
 
@@ -230,8 +233,8 @@ START_TEST(every_case_agrees_through_the_in_memory_tables)
 {
     size_t n;
     test_case_t *cases = load_cases(&n);
-    const char *names[] = {"refund_request", "invoice", "signup_form", "support_route", "sensor_log"};
-    enum { N_CONTRACTS = 5 };
+    const char *names[] = {"refund_request", "invoice", "signup_form", "support_route", "sensor_log", "asset_tags"};
+    enum { N_CONTRACTS = 6 };
     cc_contract_t *models[N_CONTRACTS];
     cc_tables_t *tables[N_CONTRACTS];
     cc_artifacts_t arts[N_CONTRACTS];

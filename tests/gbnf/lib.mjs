@@ -188,6 +188,8 @@ export function excusedBy(notes) {
         case "length": return at(p, ["length"]);
         case "items": return at(p, ["_items"]);
         case "limit": return lines.some((l) => l.includes("max_bytes"));
+        // a map's key written twice (v2): the note is on the map, the problem on its key
+        case "duplicate": return lines.some((l) => l.includes("distinct keys") && p.startsWith(l.slice(0, l.indexOf(": "))));
         default: return false;
         }
     };
@@ -201,6 +203,7 @@ export const contracts = [
     "tests/data/contracts/signup_form.contract.yaml",
     "tests/data/contracts/support_route.contract.yaml",
     "tests/data/contracts/sensor_log.contract.yaml",
+    "tests/data/contracts/asset_tags.contract.yaml",
     "tests/data/differential/all_types.contract.yaml", "bench/contracts/repo_map.contract.yaml",
 ].map((c) => path.join(src, c));
 

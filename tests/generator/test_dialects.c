@@ -243,8 +243,19 @@ static void check_node(int d, const char *contract, const cJSON *node, const cha
     if (type_is(node, "object")) {
         const cJSON *props = cJSON_GetObjectItemCaseSensitive(node, "properties");
         const cJSON *req = cJSON_GetObjectItemCaseSensitive(node, "required");
-        ck_assert_msg(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(node, "additionalProperties")),
-                      "%s %s: object at %s is not closed", contract, D, where);
+        const cJSON *extra = cJSON_GetObjectItemCaseSensitive(node, "additionalProperties");
+        if (cJSON_IsObject(extra)) {
+            /* a map (v2, docs/contract-language.md §4.12): no properties, its
+             * values' schema; only the dialects that carry maps write one */
+            ck_assert_msg(d == D_GEMINI || d == D_LLAMA, "%s %s: a map at %s", contract, D, where);
+            ck_assert_msg(!props && !req, "%s %s: a map with properties at %s", contract, D, where);
+            char sub[1024];
+            snprintf(sub, sizeof sub, "%s.*", where);
+            check_node(d, contract, extra, sub, nodes);
+        } else {
+            ck_assert_msg(cJSON_IsFalse(extra), "%s %s: object at %s is not closed", contract, D,
+                          where);
+        }
         /* 'required': the keys in order, but the optional ones (walk_object
          * checks which those are) */
         const cJSON *p;
@@ -874,6 +885,55 @@ START_TEST(optional_fields_per_dialect_and_keys_anthropic_refuses)
 }
 END_TEST
 
+/* v2 maps (docs/dialects.md section 5, the map row): openai-strict and
+ * anthropic refuse a map at its field and suggest the v1 form; gemini and
+ * llama-cpp carry the value schema and note the key pattern and the entry
+ * bounds, which they drop. */
+START_TEST(maps_refused_by_openai_and_anthropic_carried_by_gemini_and_llama)
+{
+    const char *text = "contract: m\nversion: 1\ninstruction: x\nfields:\n  id: {type: string}\n"
+                       "  tags:\n    type: map\n    values: {type: integer, minimum: 0}\n"
+                       "    key_pattern: '[a-z]+'\n    min_entries: 1\n    max_entries: 3\n";
+    cc_contract_t *m = load_text(text);
+    for (int dd = 0; dd < D_N; dd++) {
+        cc_diags_t d;
+        cc_diags_init(&d);
+        dialect_out_t o;
+        emit(m, dd, &o, &d);
+        if (dd == D_OPENAI || dd == D_ANTHROPIC) {
+            ck_assert_msg(o.rc == 1, "%s: rc %d", cc_dialect_names[dd], o.rc);
+            ck_assert_ptr_null(o.schema);
+            ck_assert_uint_eq(d.errors, 1);
+            ck_assert_msg(strstr(d.items[0].message, cc_dialect_names[dd]) &&
+                              strstr(d.items[0].message, "$.tags is a map") &&
+                              strstr(d.items[0].message, "an array of {key, value} objects"),
+                          "%s: %s", cc_dialect_names[dd], d.items[0].message);
+            ck_assert_uint_eq(d.items[0].mark.line, 6); /* the field 'tags' */
+            ck_assert_uint_eq(d.items[0].mark.column, 3);
+        } else {
+            ck_assert_msg(o.rc == 0, "%s: rc %d", cc_dialect_names[dd], o.rc);
+            cJSON *s = cJSON_ParseWithLength(o.schema, o.schema_len);
+            ck_assert_ptr_nonnull(s);
+            cJSON *tags = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(s, "properties"), "tags");
+            cJSON *values = cJSON_GetObjectItemCaseSensitive(tags, "additionalProperties");
+            ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(values, "type")->valuestring, "integer");
+            ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(tags, "propertyNames"));
+            ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(tags, "minProperties"));
+            ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(tags, "maxProperties"));
+            cJSON_Delete(s);
+            ck_assert_msg(strstr(o.notes, "$.tags: key pattern ^([a-z]+)$ (propertyNames) not carried") &&
+                              strstr(o.notes, "$.tags: minProperties 1 not carried") &&
+                              strstr(o.notes, "$.tags: maxProperties 3 not carried"),
+                          "%s notes:\n%s", cc_dialect_names[dd], o.notes);
+        }
+        release(&o);
+        cc_diags_free(&d);
+    }
+    cc_contract_free(m);
+}
+END_TEST
+
 START_TEST(openai_refuses_depth_over_10_and_more_than_1000_enum_values)
 {
     /* 11 levels: the root and ten nested arrays */
@@ -1038,6 +1098,7 @@ int main(void)
     tcase_add_test(tc, anthropic_refuses_more_than_16_nullable_fields_and_the_others_still_generate);
     tcase_add_test(tc, openai_refuses_depth_over_10_and_more_than_1000_enum_values);
     tcase_add_test(tc, optional_fields_per_dialect_and_keys_anthropic_refuses);
+    tcase_add_test(tc, maps_refused_by_openai_and_anthropic_carried_by_gemini_and_llama);
     tcase_add_test(tc, anthropic_loosens_min_items_to_1_and_records_the_rest);
     tcase_add_test(tc, llama_cpp_patterns_spell_shorthand_classes_out);
     tcase_add_test(tc, generate_prints_one_summary_line_per_dialect);

@@ -1073,7 +1073,12 @@ typedef struct contractc_value {
     const contractc_enum_t *enumeration;
     /* object */
     const struct contractc_object *object;
-    /* array */
+    /* array; and map (ABI 2, docs/contract-language.md §4.12): `items` is
+     * the value every entry has, min_items/max_items bound the entries,
+     * item_size/item_align are the C layout of one entry,
+     * { const char *key; size_t key_len; V value; }, whose `value` sits at
+     * CONTRACTC_MAP_VALUE_OFFSET(item_align); `pattern` (above) is the
+     * key_pattern every key must match (NULL: none). */
     const struct contractc_value *items;
     uint32_t min_items, max_items;      /* max CONTRACTC_UNBOUNDED */
     uint32_t item_size, item_align;     /* C layout of one item */
@@ -1104,6 +1109,13 @@ typedef struct contractc_value {
     bool items_nullable;
     uint32_t item_has_offset, item_value_offset;
 } contractc_value_t;
+
+/* The offset of `value` in one entry of a map ({ const char *key; size_t
+ * key_len; V value; }) whose entry alignment is `align` (its item_align):
+ * the key and its length rounded up to the alignment. */
+#define CONTRACTC_MAP_VALUE_OFFSET(align)                                       \
+    (((sizeof(const char *) + sizeof(size_t)) + (size_t)(align) - 1) /            \
+     (size_t)(align) * (size_t)(align))
 
 /* One variant of a tagged union: the tag value that selects it (UTF-8)
  * and the object type it is read as. */
