@@ -1077,7 +1077,7 @@ static cc_map_key_t *map_key_slot(cc_map_key_t *t, size_t mask, uint64_t h, cons
  * `pattern` at the entry's path, and its value is still checked.  The
  * entry count out of bounds is one `items` problem at the map's path.
  * own_ok: that count passed. */
-static int read_map(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
+CC_NOINLINE static int read_map(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
                     bool *own_ok)
 {
     const contractc_value_t *iv = v->items;
@@ -1447,11 +1447,11 @@ static int read_boolean(cc_parse_t *c, const contractc_value_t *v, const cc_slot
 /*
  * Reads one value of descriptor `v` at the cursor into `slot`.
  * own_ok: the value's own checks passed (for arrays, apart from items).
- * Inline and small: it runs for every member and item, and the reader it
+ * Inline (CC_INLINE) and small: it runs for every member and item, and the reader it
  * picks is the compiler's to inline or not (docs/runtime-internals.md,
  * "Inlining").
  */
-static inline int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
+static CC_INLINE int read_value(cc_parse_t *c, const contractc_value_t *v, bool nullable,
                              const cc_slot_t *slot, bool *own_ok, uint64_t *item_ok)
 {
     *own_ok = false;
