@@ -80,6 +80,9 @@ START_TEST(size_is_linear_in_the_source)
             ck_assert_int_eq(rc, 1);
             ck_assert_uint_eq(len, sizeof base - 1);
             ck_assert_str_eq(g, base);
+            printf("grounded grammar: source %zu B over CONTRACTC_GBNF_MAX_SOURCE (%d B): "
+                   "rc 1, the base grammar returned unchanged (%zu B), grounding left to the parser\n",
+                   n, (int)CONTRACTC_GBNF_MAX_SOURCE, len);
         } else {
             ck_assert_int_eq(rc, 0);
             size_t rules = count(g, "\nsrc--");
