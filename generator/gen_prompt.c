@@ -201,13 +201,16 @@ static void emit_nested(prompt_ctx_t *c, const char *path, const cc_value_t *v)
         cc_buf_puts(&p, v->type == CONTRACTC_TYPE_MAP ? ".*" : "[]");
         v = v->items;
     }
-    if (v->type == CONTRACTC_TYPE_OBJECT && v->object) {
+    if (p.failed) {
+        /* the path did not fit: the prompt fails, it never loses lines */
+        c->b->failed = true;
+    } else if (v->type == CONTRACTC_TYPE_OBJECT && v->object) {
         cc_buf_putc(&p, '.');
         if (p.failed)
             c->b->failed = true;
         else
             emit_object_lines(c, p.data, v->object);
-    } else if (v->type == CONTRACTC_TYPE_UNION && !p.failed) {
+    } else if (v->type == CONTRACTC_TYPE_UNION) {
         /* each variant's keys under a line naming its tag value */
         char *at = cc_strndup(p.data, p.len); /* "history[]" */
         cc_buf_putc(&p, '.');
