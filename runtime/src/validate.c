@@ -1749,18 +1749,24 @@ static void report_unexpected(cc_parse_t *c, const contractc_object_t *o,
         cc_str_append(&m.model, near->name, near->name_len);
         cc_str_puts(&m.model, "\"? Keys must be spelt exactly");
     } else {
-        put_allowed_keys(&m.model, o);
-        if (c->tagged_open == object) { /* a union's variant: its tag is allowed too */
+        if (c->tagged_open == object) {
+            /* A union's variant: its tag is allowed too, and comes first,
+             * as the variant's schema lists it ("intent, summary, severity"). */
             const char *t = c->tagged->tag;
             size_t tn = c->tagged->tag_len, i = 0;
             while (i < tn && (t[i] == '_' || (t[i] >= 'a' && t[i] <= 'z') ||
                               (t[i] >= 'A' && t[i] <= 'Z') || (i > 0 && t[i] >= '0' && t[i] <= '9')))
                 i++;
-            cc_str_puts(&m.model, o->field_count ? ", and " : "");
+            cc_str_append(&m.model, allowed_prefix, sizeof allowed_prefix - 1);
             if (i == tn) /* as put_key_names writes a key */
                 cc_str_append(&m.model, t, tn);
             else
                 cc_str_quote(&m.model, t, tn);
+            if (o->field_count)
+                cc_str_puts(&m.model, ", ");
+            put_key_names(&m.model, o);
+        } else {
+            put_allowed_keys(&m.model, o);
         }
     }
     c->found++;
