@@ -319,10 +319,12 @@ static bool attempt_keep_problems(const contractc_allocator_t *a, contractc_atte
         memcpy(items, at->problems, had * sizeof *items);
     cc_free(a, at->problems, had * sizeof *items);
     at->problems = items;
+    /* The whole array counts from here, so a failure below frees what was
+     * copied, and frees the array at the size it was allocated with. */
+    at->problem_count = had + n;
     for (size_t i = 0; i < n; i++) {
         const contractc_problem_t *p = contractc_problems_at(problems, i);
         contractc_logged_problem_t *q = &at->problems[had + i];
-        at->problem_count = had + i + 1; /* so a failure below frees what was copied */
         q->kind = p->kind;
         q->path = dup_str(a, p->path ? p->path : "$");
         if (!q->path)
@@ -408,24 +410,42 @@ static contractc_outcome_t outcome_of(contractc_attempt_outcome_t stop)
 
 /* ---- a turn of tool calls ------------------------------------------------ */
 
-/* Routes call `call` through the loop's one-tool set (the contract, by
- * loop->tool_name or its own name) and validates its arguments into
- * `record` (the contract's record struct); its problems in `problems`
- * (cleared first).  OK or REJECTED, or a failure status. */
-static contractc_status_t tool_parse(const contractc_loop_t *loop,
-                                     const contractc_reply_tool_call_t *call, const char *source,
-                                     size_t source_len, void *record,
+/*
+ * What one run reads tool calls with.  contractc_loop_run makes a one-tool
+ * set of its contract (named loop->tool_name or the contract's name) and
+ * one record, `out`; contractc_loop_run_toolset takes the caller's set and
+ * records.  The set's options are the loop's, so one allocator and one set
+ * of limits serve every parse of a run.
+ */
+typedef struct run_tools {
+    contractc_toolset_t set;
+    void *const *records;  /* set.count records, as contractc_toolset_parse takes */
+    void **scratch;        /* set.count pointers to one scratch record */
+    size_t scratch_size;   /* bytes of the scratch record: the largest record */
+    bool text_is_call;     /* a toolset run: a text reply called no tool */
+} run_tools_t;
+
+/* The name tool `which` of the set is called by. */
+static const char *run_tool_name(const run_tools_t *rt, size_t which)
+{
+    const contractc_tool_t *tool = &rt->set.tools[which];
+    return tool->name ? tool->name : tool->contract->name;
+}
+
+/* Routes call `call` through the run's set and validates its arguments
+ * into records[*which] (contractc_toolset_parse); its problems in
+ * `problems` (cleared first).  OK or REJECTED, or a failure status. */
+static contractc_status_t tool_parse(const run_tools_t *rt, const contractc_reply_tool_call_t *call,
+                                     const char *source, size_t source_len,
+                                     void *const *records, size_t *which,
                                      contractc_problems_t *problems)
 {
     contractc_problems_clear(problems);
+    *which = CONTRACTC_TOOL_NONE;
     if (!call->arguments && call->arguments_len)
         return CONTRACTC_EINVAL;
-    const contractc_tool_t tool = {loop->contract, loop->tool_name};
-    const contractc_toolset_t set = {&tool, 1, loop->options};
-    void *const records[1] = {record};
-    size_t which = CONTRACTC_TOOL_NONE;
-    return contractc_toolset_parse(&set, call->name, call->arguments ? call->arguments : "",
-                                   call->arguments_len, source, source_len, &which, records,
+    return contractc_toolset_parse(&rt->set, call->name, call->arguments ? call->arguments : "",
+                                   call->arguments_len, source, source_len, which, records,
                                    problems);
 }
 
@@ -445,49 +465,61 @@ static bool tool_calls_usable(const contractc_model_reply_t *reply)
 }
 
 /*
- * Reads every call of the reply: `out` gets the first call's record when
- * every call is accepted; the attempt gets one tool_calls entry per call
- * and every rejected call's problems (`last` the first rejected call's, for
- * the escalation).  The calls are appended as tool-call messages either way
- * (*last_index: the first rejected call's message).  *rejected says whether
- * any call was.  Returns CONTRACTC_OK or a failure status.
+ * Reads every call of the reply: the first accepted call's record is
+ * rt->records[*first] when every call is accepted (*first stays
+ * CONTRACTC_TOOL_NONE otherwise); the attempt gets one tool_calls entry
+ * per call and every rejected call's problems (`last` the first rejected
+ * call's, for the escalation); *routed is the tool of the first call that
+ * named one of the set.  The calls are appended as tool-call messages
+ * either way (*last_index: the first rejected call's message).  *rejected
+ * says whether any call was.  Returns CONTRACTC_OK or a failure status.
  */
-static contractc_status_t tool_turn(const contractc_loop_t *loop, contractc_transcript_t *t,
+static contractc_status_t tool_turn(const contractc_loop_t *loop, const run_tools_t *rt,
+                                    contractc_transcript_t *t,
                                     const contractc_model_reply_t *reply, const char *source,
-                                    size_t source_len, void *out, contractc_attempt_t *at,
-                                    size_t echo_max, contractc_problems_t *last,
-                                    bool *rejected, size_t *last_index)
+                                    size_t source_len, size_t *first, size_t *routed,
+                                    contractc_attempt_t *at, size_t echo_max,
+                                    contractc_problems_t *last, bool *rejected,
+                                    size_t *last_index)
 {
-    const contractc_contract_t *contract = loop->contract;
-    const contractc_options_t *options = loop->options;
-    const contractc_allocator_t *a = options ? options->allocator : NULL;
+    const contractc_allocator_t *a = rt->set.options ? rt->set.options->allocator : NULL;
     const size_t n = reply->tool_call_count; /* tool_calls_usable holds */
+    *first = *routed = CONTRACTC_TOOL_NONE;
     if (!(at->tool_calls = cc_alloc(a, n * sizeof *at->tool_calls)))
         return CONTRACTC_ENOMEM;
     memset(at->tool_calls, 0, n * sizeof *at->tool_calls);
     at->tool_call_count = n;
-    void *scratch = cc_alloc(a, contract->root->size);
-    if (!scratch)
-        return CONTRACTC_ENOMEM;
     contractc_problems_t problems;
     contractc_problems_init_with(&problems, loop->problem_cap, a);
     contractc_status_t st = CONTRACTC_OK;
-    bool have_first = false, have_last = false;
+    bool have_last = false;
     *rejected = false;
     for (size_t k = 0; k < n; k++) {
         const contractc_reply_tool_call_t *call = &reply->tool_calls[k];
-        const char *tool = loop->tool_name ? loop->tool_name : contract->name;
-        if (strcmp(call->name, tool) == 0 && !(at->tool_calls[k].tool = dup_str(a, tool))) {
-            st = CONTRACTC_ENOMEM;
-            break;
-        }
-        void *record = have_first ? scratch : out;
-        st = tool_parse(loop, call, source, source_len, record, &problems);
+        /* The first accepted call fills its tool's record; the others are
+         * checked in the scratch record and freed. */
+        size_t which;
+        st = tool_parse(rt, call, source, source_len,
+                        *first == CONTRACTC_TOOL_NONE ? rt->records : rt->scratch, &which,
+                        &problems);
         at->fenced = at->fenced || problems.fenced;
+        if (which != CONTRACTC_TOOL_NONE) {
+            if (*routed == CONTRACTC_TOOL_NONE)
+                *routed = which;
+            if (!(at->tool_calls[k].tool = dup_str(a, run_tool_name(rt, which)))) {
+                if (st == CONTRACTC_OK)
+                    contractc_record_free(rt->set.tools[which].contract,
+                                          *first == CONTRACTC_TOOL_NONE ? rt->records[which]
+                                                                        : rt->scratch[which]);
+                st = CONTRACTC_ENOMEM;
+                break;
+            }
+        }
         if (st == CONTRACTC_OK) {
-            if (have_first)
-                contractc_record_free(contract, scratch);
-            have_first = true;
+            if (*first != CONTRACTC_TOOL_NONE)
+                contractc_record_free(rt->set.tools[which].contract, rt->scratch[which]);
+            else
+                *first = which;
         } else if (st == CONTRACTC_REJECTED) {
             *rejected = true;
             at->tool_calls[k].problems = contractc_problems_count(&problems) + problems.dropped;
@@ -520,29 +552,29 @@ static contractc_status_t tool_turn(const contractc_loop_t *loop, contractc_tran
         if (st == CONTRACTC_OK)
             st = tag_last(t, call->tool_call_id, call->name, false);
     }
-    if (have_first && (*rejected || st != CONTRACTC_OK))
-        contractc_record_free(contract, out); /* `out` stays zeroed */
+    if (*first != CONTRACTC_TOOL_NONE && (*rejected || st != CONTRACTC_OK)) {
+        /* the record stays zeroed */
+        contractc_record_free(rt->set.tools[*first].contract, rt->records[*first]);
+        *first = CONTRACTC_TOOL_NONE;
+    }
     contractc_problems_clear(&problems);
-    cc_free(a, scratch, contract->root->size);
     return st;
 }
 
 /* After a rejected turn of tool calls: one tool result per call, in the
- * calls' order -- a rejected call's repair turn (is_error), an accepted
- * one's CONTRACTC_REPAIR_NOT_RUN.  Each call is read again for its own
- * repair turn (the attempt kept only the log's terms). */
-static contractc_status_t tool_results(const contractc_loop_t *loop, contractc_transcript_t *t,
+ * calls' order -- a rejected call's repair turn for a tool call (is_error),
+ * an accepted one's CONTRACTC_REPAIR_NOT_RUN.  Each call is read again for
+ * its own repair turn (the attempt kept only the log's terms). */
+static contractc_status_t tool_results(const contractc_loop_t *loop, const run_tools_t *rt,
+                                       contractc_transcript_t *t,
                                        const contractc_model_reply_t *reply,
                                        const contractc_attempt_t *at, const char *source,
                                        size_t source_len)
 {
-    const contractc_contract_t *contract = loop->contract;
-    const contractc_allocator_t *a = loop->options ? loop->options->allocator : NULL;
-    const size_t problem_cap = loop->problem_cap;
+    const contractc_allocator_t *a = rt->set.options ? rt->set.options->allocator : NULL;
     contractc_problems_t problems;
-    contractc_problems_init_with(&problems, problem_cap, a);
-    void *scratch = cc_alloc(a, contract->root->size);
-    contractc_status_t st = scratch ? CONTRACTC_OK : CONTRACTC_ENOMEM;
+    contractc_problems_init_with(&problems, loop->problem_cap, a);
+    contractc_status_t st = CONTRACTC_OK;
     for (size_t k = 0; st == CONTRACTC_OK && k < reply->tool_call_count; k++) {
         const contractc_reply_tool_call_t *call = &reply->tool_calls[k];
         if (at->tool_calls[k].problems == 0) {
@@ -551,9 +583,10 @@ static contractc_status_t tool_results(const contractc_loop_t *loop, contractc_t
                                                       sizeof not_run - 1, false);
             continue;
         }
-        st = tool_parse(loop, call, source, source_len, scratch, &problems);
+        size_t which;
+        st = tool_parse(rt, call, source, source_len, rt->scratch, &which, &problems);
         if (st == CONTRACTC_OK) { /* cannot be: it was rejected above */
-            contractc_record_free(contract, scratch);
+            contractc_record_free(rt->set.tools[which].contract, rt->scratch[which]);
             st = CONTRACTC_EINVAL;
             break;
         }
@@ -561,64 +594,111 @@ static contractc_status_t tool_results(const contractc_loop_t *loop, contractc_t
             break;
         char *turn = NULL;
         size_t turn_len = 0;
-        st = contractc_repair_prompt(&problems, &turn, &turn_len);
+        st = contractc_repair_prompt_tool_call(&problems, &turn, &turn_len);
         if (st == CONTRACTC_OK)
             st = contractc_transcript_add_tool_result(t, call->tool_call_id, turn, turn_len, true);
-        free(turn); /* contractc_repair_prompt allocates with malloc */
+        free(turn); /* contractc_repair_prompt_tool_call allocates with malloc */
     }
     contractc_problems_clear(&problems);
-    cc_free(a, scratch, contract->root->size);
     return st;
 }
 
 /* ---- the loop ------------------------------------------------------------ */
 
-contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
-                                      contractc_transcript_t *transcript,
-                                      const char *source, size_t source_len,
-                                      void *out, contractc_decision_t *decision)
+/* Parses a text reply: with the run's one contract, or, in a toolset run,
+ * as a call of no tool (one `unknown_tool` problem; no record is
+ * touched). */
+static contractc_status_t text_parse(const contractc_loop_t *loop, const run_tools_t *rt,
+                                     const char *text, size_t len, const char *source,
+                                     size_t source_len, contractc_problems_t *problems)
 {
-    if (!decision)
-        return CONTRACTC_EINVAL;
-    memset(decision, 0, sizeof *decision);
-    if (!loop || !loop->contract || !loop->contract->root || !loop->model || !transcript ||
-        !out || transcript->count_ == 0)
-        return CONTRACTC_EINVAL;
+    if (rt->text_is_call) {
+        size_t which;
+        return contractc_toolset_parse(&rt->set, NULL, text, len, source, source_len, &which,
+                                       rt->records, problems);
+    }
+    return contractc_parse(loop->contract, text, len, source, source_len, loop->options,
+                           rt->records[0], problems);
+}
+
+/*
+ * The loop over a set of tools (one tool and `contract`'s own text
+ * replies for contractc_loop_run).  `rt` is checked by the callers, but
+ * for its records and scratch, which this allocates.
+ */
+static contractc_status_t loop_run(const contractc_loop_t *loop, run_tools_t *rt,
+                                   contractc_transcript_t *transcript, const char *source,
+                                   size_t source_len, size_t *out_index,
+                                   contractc_decision_t *decision)
+{
     unsigned max_attempts = loop->max_attempts ? loop->max_attempts : CONTRACTC_LOOP_DEFAULT_ATTEMPTS;
     if (max_attempts > CONTRACTC_LOOP_MAX_ATTEMPTS)
         return CONTRACTC_EINVAL;
-    const contractc_contract_t *contract = loop->contract;
     const contractc_options_t *options = loop->options;
     const contractc_allocator_t *a = options ? options->allocator : NULL;
-    decision->contract = contract;
+    decision->contract = rt->set.tools[0].contract;
     decision->allocator_ = a;
 
     contractc_problems_t problems, last;
     contractc_problems_init_with(&problems, loop->problem_cap, a);
     contractc_problems_init_with(&last, loop->problem_cap, a);
 
+    /* The scratch record: as large as the largest record of the set. */
+    size_t max_bytes = 0;
+    bool unlimited = false;
+    for (size_t i = 0; i < rt->set.count; i++) {
+        const contractc_contract_t *k = rt->set.tools[i].contract;
+        if (k->root->size > rt->scratch_size)
+            rt->scratch_size = k->root->size;
+        if (!k->max_bytes)
+            unlimited = true;
+        else if (k->max_bytes > max_bytes)
+            max_bytes = k->max_bytes;
+    }
+    if (unlimited)
+        max_bytes = 0;
+    if (options && options->max_bytes)
+        max_bytes = options->max_bytes;
+    void *scratch = cc_alloc(a, rt->scratch_size);
+    rt->scratch = cc_alloc(a, rt->set.count * sizeof *rt->scratch);
+    contractc_status_t st = scratch && rt->scratch ? CONTRACTC_OK : CONTRACTC_ENOMEM;
+    for (size_t i = 0; st == CONTRACTC_OK && i < rt->set.count; i++)
+        rt->scratch[i] = scratch;
+
     /* A bad source is the caller's error, not the model's: find it before
      * spending a model call.  Parsing the empty reply checks the source
      * exactly as every later parse will, and is otherwise an `empty`
-     * rejection. */
-    contractc_status_t st = contractc_parse(contract, "", 0, source, source_len, options, out,
-                                            &problems);
-    contractc_problems_clear(&problems);
-    if (st == CONTRACTC_OK) /* a contract that accepts nothing at all? */
-        contractc_record_free(contract, out);
-    if (st == CONTRACTC_EINVAL || st == CONTRACTC_ENOMEM)
+     * rejection.  A toolset hands the source to the tools that declare
+     * one, so those are the ones checked.  The caller's records are not
+     * touched. */
+    for (size_t i = 0; st == CONTRACTC_OK && i < rt->set.count; i++) {
+        const contractc_contract_t *k = rt->set.tools[i].contract;
+        if (rt->text_is_call && !k->needs_source)
+            continue;
+        st = contractc_parse(k, "", 0, source, source_len, options, scratch, &problems);
+        contractc_problems_clear(&problems);
+        if (st == CONTRACTC_OK) /* a contract that accepts nothing at all? */
+            contractc_record_free(k, scratch);
+        if (st == CONTRACTC_OK || st == CONTRACTC_REJECTED)
+            st = CONTRACTC_OK;
+    }
+    if (st == CONTRACTC_OK &&
+        !(decision->attempts = cc_alloc(a, max_attempts * sizeof *decision->attempts)))
+        st = CONTRACTC_ENOMEM;
+    if (st != CONTRACTC_OK) {
+        cc_free(a, scratch, rt->scratch_size);
+        cc_free(a, rt->scratch, rt->set.count * sizeof *rt->scratch);
+        rt->scratch = NULL;
         return st;
-
-    decision->attempts = cc_alloc(a, max_attempts * sizeof *decision->attempts);
-    if (!decision->attempts)
-        return CONTRACTC_ENOMEM;
+    }
     memset(decision->attempts, 0, max_attempts * sizeof *decision->attempts);
     decision->attempt_capacity_ = max_attempts;
+    /* Every record starts zeroed: one that is not filled stays so. */
+    for (size_t i = 0; i < rt->set.count; i++)
+        memset(rt->records[i], 0, rt->set.tools[i].contract->root->size);
 
-    /* The echo is never longer than a reply may be (max_bytes), nor than
-     * echo_max_bytes. */
-    const size_t max_bytes =
-        options && options->max_bytes ? options->max_bytes : contract->max_bytes;
+    /* The echo is never longer than a reply may be (max_bytes: for a
+     * toolset, the largest of its tools'), nor than echo_max_bytes. */
     size_t echo_max =
         loop->echo_max_bytes ? loop->echo_max_bytes : CONTRACTC_LOOP_DEFAULT_ECHO_MAX_BYTES;
     if (max_bytes && max_bytes < echo_max)
@@ -683,38 +763,42 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
              * transcript"): every call is read, and the turn is accepted
              * only when every call is. */
             bool rejected = false;
-            st = tool_turn(loop, transcript, &reply, source, source_len, out, at, echo_max,
-                           &last, &rejected, &last_index);
+            size_t first, routed;
+            st = tool_turn(loop, rt, transcript, &reply, source, source_len, &first, &routed,
+                           at, echo_max, &last, &rejected, &last_index);
+            if (routed != CONTRACTC_TOOL_NONE)
+                decision->contract = rt->set.tools[routed].contract;
             if (st != CONTRACTC_OK)
                 goto done;
             if (!rejected) {
                 at->outcome = CONTRACTC_ATTEMPT_ACCEPTED;
                 at->truncated = stop == CONTRACTC_ATTEMPT_TRUNCATED;
                 decision->outcome = CONTRACTC_OUTCOME_ACCEPTED;
+                *out_index = first;
                 goto done;
             }
             at->outcome = CONTRACTC_ATTEMPT_REJECTED;
             have_last = true;
             st = CONTRACTC_REJECTED;
             if (i + 1 < max_attempts &&
-                (st = tool_results(loop, transcript, &reply, at, source, source_len)) !=
+                (st = tool_results(loop, rt, transcript, &reply, at, source, source_len)) !=
                     CONTRACTC_OK)
                 goto done;
             st = CONTRACTC_REJECTED;
             continue;
         }
-        st = contractc_parse(contract, text, reply.len, source, source_len, options, out,
-                             &problems);
+        st = text_parse(loop, rt, text, reply.len, source, source_len, &problems);
         at->fenced = problems.fenced;
         if (st == CONTRACTC_OK) {
             at->outcome = CONTRACTC_ATTEMPT_ACCEPTED;
             at->truncated = stop == CONTRACTC_ATTEMPT_TRUNCATED;
             st = contractc_transcript_add(transcript, CONTRACTC_ROLE_ASSISTANT, text, reply.len);
             if (st != CONTRACTC_OK) {
-                contractc_record_free(contract, out);
+                contractc_record_free(loop->contract, rt->records[0]);
                 goto done;
             }
             decision->outcome = CONTRACTC_OUTCOME_ACCEPTED;
+            *out_index = 0;
             goto done;
         }
         if (st != CONTRACTC_REJECTED)
@@ -776,5 +860,69 @@ contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
 done:
     contractc_problems_clear(&problems);
     contractc_problems_clear(&last);
+    cc_free(a, scratch, rt->scratch_size);
+    cc_free(a, rt->scratch, rt->set.count * sizeof *rt->scratch);
+    rt->scratch = NULL;
     return st;
+}
+
+contractc_status_t contractc_loop_run(const contractc_loop_t *loop,
+                                      contractc_transcript_t *transcript,
+                                      const char *source, size_t source_len,
+                                      void *out, contractc_decision_t *decision)
+{
+    if (!decision)
+        return CONTRACTC_EINVAL;
+    memset(decision, 0, sizeof *decision);
+    if (!loop || !loop->contract || !loop->contract->root || !loop->model || !transcript ||
+        !out || transcript->count_ == 0)
+        return CONTRACTC_EINVAL;
+    /* Tool calls are routed through a one-tool set of the contract. */
+    const contractc_tool_t tool = {loop->contract, loop->tool_name};
+    void *const records[1] = {out};
+    run_tools_t rt;
+    memset(&rt, 0, sizeof rt);
+    rt.set.tools = &tool;
+    rt.set.count = 1;
+    rt.set.options = loop->options;
+    rt.records = records;
+    size_t index = CONTRACTC_TOOL_NONE;
+    return loop_run(loop, &rt, transcript, source, source_len, &index, decision);
+}
+
+contractc_status_t contractc_loop_run_toolset(const contractc_loop_t *loop,
+                                              const contractc_toolset_t *set,
+                                              contractc_transcript_t *transcript,
+                                              const char *source, size_t source_len,
+                                              void *const *records, size_t *out_index,
+                                              contractc_decision_t *decision)
+{
+    if (out_index)
+        *out_index = CONTRACTC_TOOL_NONE;
+    if (!decision)
+        return CONTRACTC_EINVAL;
+    memset(decision, 0, sizeof *decision);
+    if (!loop || !loop->model || !set || !set->tools || set->count == 0 || !transcript ||
+        !records || !out_index || transcript->count_ == 0)
+        return CONTRACTC_EINVAL;
+    for (size_t i = 0; i < set->count; i++)
+        if (!set->tools[i].contract || !set->tools[i].contract->root)
+            return CONTRACTC_EINVAL;
+    run_tools_t rt;
+    memset(&rt, 0, sizeof rt);
+    rt.set = *set;
+    rt.set.options = loop->options;
+    rt.records = records;
+    rt.text_is_call = true;
+    /* The set's own checks (names, records), before any model call: a
+     * call of no tool is only a rejection once the set is sound. */
+    contractc_problems_t problems;
+    contractc_problems_init_with(&problems, 1, loop->options ? loop->options->allocator : NULL);
+    size_t which;
+    contractc_status_t st = contractc_toolset_parse(&rt.set, NULL, "", 0, NULL, 0, &which,
+                                                    records, &problems);
+    contractc_problems_clear(&problems);
+    if (st != CONTRACTC_REJECTED)
+        return st == CONTRACTC_OK ? CONTRACTC_EINVAL : st;
+    return loop_run(loop, &rt, transcript, source, source_len, out_index, decision);
 }

@@ -1030,8 +1030,10 @@ static char *tool_completion(const char *id, const char *args)
     return text;
 }
 
+/* A rejected call's error result: the tool-call repair turn. */
 static const char repair_text[] =
-    "Your reply was rejected. Fix every problem and reply with the corrected JSON object only:\n"
+    "Your tool call was rejected. Fix every problem and make the call again with the corrected "
+    "arguments:\n"
     "- $.amount: \"1.250,00\" is not a decimal like \"1250.00\" (dot, two decimals, no separators)\n";
 
 /* Runs the repair loop over the client: accepted on the second attempt. */
@@ -1189,7 +1191,8 @@ static const char number_reply[] =
     "\"amount_text\":\"1.250,00 EUR\",\"reason\":\"damaged\"}";
 
 static const char number_repair[] =
-    "Your reply was rejected. Fix every problem and reply with the corrected JSON object only:\n"
+    "Your tool call was rejected. Fix every problem and make the call again with the corrected "
+    "arguments:\n"
     "- $.amount: found the number 1.0; expected a decimal like \"1250.00\" (dot, two decimals, no "
     "separators)\n";
 

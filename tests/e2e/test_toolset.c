@@ -8,6 +8,7 @@
  * the decision log and `contractc stats` all spell.
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,254 @@ START_TEST(bad_sets_and_arguments_are_einval_with_a_reason)
 }
 END_TEST
 
+/* ---- the loop over a toolset (contractc_loop_run_toolset) ----------------
+ * A scripted agent turn: the model first answers in text (no tool was
+ * called), then calls invoice with too little and refund_request rightly
+ * (invoice rejected, so neither is acted on), then both rightly. */
+typedef struct agent_script {
+    int calls;
+    char *seen[3];        /* the transcript's last message at each call */
+    bool seen_error[3];   /* ... its is_error */
+    size_t seen_count[3]; /* the transcript's size at each call */
+} agent_script_t;
+
+static int agent_model(void *user, const contractc_transcript_t *t, contractc_model_reply_t *reply)
+{
+    agent_script_t *s = user;
+    static contractc_reply_tool_call_t second[2], third[2];
+    second[0] = (contractc_reply_tool_call_t){"call_1", "invoice", "{\"vendor_name\":\"ACME\"}", 22};
+    second[1] = (contractc_reply_tool_call_t){"call_2", "refund_request", refund_args,
+                                              strlen(refund_args)};
+    third[0] = (contractc_reply_tool_call_t){"call_3", "invoice", invoice_args, strlen(invoice_args)};
+    third[1] = second[1];
+    third[1].tool_call_id = "call_4";
+    int i = s->calls++;
+    ck_assert_int_lt(i, 3);
+    const contractc_message_t *m = contractc_transcript_at(t, -1);
+    s->seen[i] = strdup(m->text);
+    s->seen_error[i] = m->is_error;
+    s->seen_count[i] = contractc_transcript_count(t);
+    if (i == 0) {
+        reply->text = "Sure! I will look at the invoice.";
+        reply->len = strlen(reply->text);
+        return 0;
+    }
+    reply->tool_calls = i == 1 ? second : third;
+    reply->tool_call_count = 2;
+    snprintf(reply->finish_reason, sizeof reply->finish_reason, "tool_calls");
+    return 0;
+}
+
+START_TEST(the_loop_over_a_toolset_routes_every_call_and_repairs_a_text_reply_and_a_bad_call)
+{
+    agent_script_t s;
+    memset(&s, 0, sizeof s);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_USER, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.model = agent_model;
+    loop.model_user = &s;
+    invoice_t inv;
+    refund_request_t refund;
+    memset(&refund, 0xAB, sizeof refund);
+    void *const records[] = {&inv, &refund};
+    size_t which = 99;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run_toolset(&loop, &set, &t, email, strlen(email), records,
+                                                &which, &d),
+                     CONTRACTC_OK);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_ACCEPTED);
+    ck_assert_int_eq(s.calls, 3);
+    /* the first call's record: invoice, index 0 */
+    ck_assert_uint_eq(which, 0);
+    ck_assert_int_eq(inv.invoice_total_cents, 300);
+    ck_assert_ptr_eq(d.contract, &invoice_contract);
+    /* the text reply: echoed, then a user turn naming the tools */
+    ck_assert_str_eq(s.seen[1],
+                     "Your reply was rejected. Fix every problem and reply with the corrected JSON "
+                     "object only:\n- $: no tool was called; call one of the tools: invoice or "
+                     "refund_request\n");
+    ck_assert(!s.seen_error[1]);
+    ck_assert_uint_eq(s.seen_count[1], 3);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_REJECTED);
+    ck_assert_int_eq(d.attempts[0].problems[0].kind, CONTRACTC_KIND_UNKNOWN_TOOL);
+    ck_assert_uint_eq(d.attempts[0].tool_call_count, 0);
+    /* the bad call: its error result (tool-call words), then the good
+     * call's "not run", in the calls' order; the model saw both */
+    ck_assert_uint_eq(s.seen_count[2], 7);
+    ck_assert(!s.seen_error[2]);
+    ck_assert_str_eq(s.seen[2], CONTRACTC_REPAIR_NOT_RUN);
+    const contractc_message_t *m = contractc_transcript_at(&t, 5);
+    ck_assert_int_eq(m->role, CONTRACTC_ROLE_TOOL);
+    ck_assert_str_eq(m->tool_call_id, "call_1");
+    ck_assert(m->is_error);
+    ck_assert_str_eq(m->text, "Your tool call was rejected. Fix every problem and make the call "
+                              "again with the corrected arguments:\n"
+                              "- $.invoice_total_cents: the key is missing; it is required\n"
+                              "- $.line_items: the key is missing; it is required\n");
+    m = contractc_transcript_at(&t, 6);
+    ck_assert_str_eq(m->tool_call_id, "call_2");
+    ck_assert(!m->is_error);
+    ck_assert_uint_eq(contractc_transcript_count(&t), 9);
+    ck_assert_str_eq(contractc_transcript_at(&t, 8)->tool_call_id, "call_4");
+    ck_assert_uint_eq(d.attempts[1].tool_call_count, 2);
+    ck_assert_str_eq(d.attempts[1].tool_calls[0].tool, "invoice");
+    ck_assert_uint_eq(d.attempts[1].tool_calls[0].problems, 2);
+    ck_assert_str_eq(d.attempts[1].tool_calls[1].tool, "refund_request");
+    ck_assert_uint_eq(d.attempts[1].tool_calls[1].problems, 0);
+    ck_assert_str_eq(d.attempts[2].tool_calls[1].tool, "refund_request");
+    /* only the first call's record was kept: refund_request's is zeroed
+     * (call_2 was read into it, then dropped with its rejected turn) */
+    unsigned char zero[sizeof refund];
+    memset(zero, 0, sizeof zero);
+    ck_assert(memcmp(&refund, zero, sizeof refund) == 0);
+    invoice_free(&inv);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    for (int i = 0; i < 3; i++)
+        free(s.seen[i]);
+}
+END_TEST
+
+START_TEST(the_loop_over_a_toolset_refuses_a_bad_set_or_source_before_calling_the_model)
+{
+    agent_script_t s;
+    memset(&s, 0, sizeof s);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_USER, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.model = agent_model;
+    loop.model_user = &s;
+    invoice_t inv;
+    refund_request_t refund;
+    void *const records[] = {&inv, &refund};
+    void *const holes[] = {&inv, NULL};
+    size_t which = 99;
+    contractc_decision_t d;
+    const contractc_tool_t twice[] = {{&invoice_contract, NULL}, {&refund_request_contract, "invoice"}};
+    const contractc_toolset_t bad = {twice, 2, NULL};
+    ck_assert_int_eq(contractc_loop_run_toolset(&loop, &bad, &t, email, strlen(email), records,
+                                                &which, &d),
+                     CONTRACTC_EINVAL);
+    ck_assert_uint_eq(which, CONTRACTC_TOOL_NONE);
+    ck_assert_int_eq(contractc_loop_run_toolset(&loop, &set, &t, email, strlen(email), holes,
+                                                &which, &d),
+                     CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_loop_run_toolset(&loop, &set, &t, email, strlen(email), records,
+                                                NULL, &d),
+                     CONTRACTC_EINVAL);
+    /* refund_request declares a source: none, or one that is not UTF-8 */
+    ck_assert_int_eq(contractc_loop_run_toolset(&loop, &set, &t, NULL, 0, records, &which, &d),
+                     CONTRACTC_EINVAL);
+    ck_assert_int_eq(contractc_loop_run_toolset(&loop, &set, &t, "\xff", 1, records, &which, &d),
+                     CONTRACTC_EINVAL);
+    /* a set without a tool that takes a source takes none */
+    const contractc_toolset_t inv_only = {tools, 1, NULL};
+    loop.max_attempts = 1;
+    ck_assert_int_eq(contractc_loop_run_toolset(&loop, &inv_only, &t, NULL, 0, records, &which,
+                                                &d),
+                     CONTRACTC_REJECTED);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_ESCALATED);
+    ck_assert_int_eq(s.calls, 1); /* the model was called only here */
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    free(s.seen[0]);
+}
+END_TEST
+
+/* An allocator that fails its fail_at-th allocation once and counts the
+ * bytes still live. */
+typedef struct counting {
+    long allocs, frees, fail_at;
+    size_t live;
+} counting_t;
+
+static void *count_alloc(void *ctx, size_t size)
+{
+    counting_t *c = ctx;
+    if (c->fail_at && c->allocs + 1 == c->fail_at) {
+        c->fail_at = 0;
+        return NULL;
+    }
+    void *p = malloc(size);
+    if (p) {
+        c->allocs++;
+        c->live += size;
+    }
+    return p;
+}
+
+static void count_free(void *ctx, void *ptr, size_t size)
+{
+    counting_t *c = ctx;
+    if (!ptr)
+        return;
+    c->frees++;
+    c->live -= size;
+    free(ptr);
+}
+
+/* Every allocation of the agent turn above fails once in turn: each run
+ * ends OK or ENOMEM, and nothing leaks. */
+START_TEST(the_loop_over_a_toolset_survives_every_allocation_failure)
+{
+    long ok_runs = 0, enomem_runs = 0;
+    for (long fail = 1; fail < 2000; fail++) {
+        counting_t c = {0, 0, fail, 0};
+        contractc_allocator_t a = {count_alloc, count_free, &c};
+        contractc_options_t options;
+        memset(&options, 0, sizeof options);
+        options.allocator = &a;
+        agent_script_t s;
+        memset(&s, 0, sizeof s);
+        contractc_transcript_t t;
+        contractc_transcript_init(&t, &a);
+        contractc_status_t st = contractc_transcript_add(&t, CONTRACTC_ROLE_USER, email,
+                                                         strlen(email));
+        if (st == CONTRACTC_OK) {
+            contractc_loop_t loop;
+            memset(&loop, 0, sizeof loop);
+            loop.model = agent_model;
+            loop.model_user = &s;
+            loop.options = &options;
+            invoice_t inv;
+            refund_request_t refund;
+            void *const records[] = {&inv, &refund};
+            size_t which;
+            contractc_decision_t d;
+            st = contractc_loop_run_toolset(&loop, &set, &t, email, strlen(email), records,
+                                            &which, &d);
+            if (st == CONTRACTC_OK) {
+                ck_assert_uint_eq(which, 0);
+                ck_assert_int_eq(inv.invoice_total_cents, 300);
+                contractc_record_free(&invoice_contract, &inv);
+            }
+            contractc_decision_free(&d);
+        }
+        ck_assert_msg(st == CONTRACTC_OK || st == CONTRACTC_ENOMEM, "failing allocation %ld: %s",
+                      fail, contractc_status_name(st));
+        contractc_transcript_clear(&t);
+        for (int i = 0; i < 3; i++)
+            free(s.seen[i]);
+        ck_assert_msg(c.live == 0 && c.allocs == c.frees, "failing allocation %ld leaks", fail);
+        if (st == CONTRACTC_OK)
+            ok_runs++;
+        else
+            enomem_runs++;
+        if (c.fail_at) /* the failure point lies beyond the run: all covered */
+            break;
+    }
+    ck_assert_int_gt(enomem_runs, 20);
+    ck_assert_int_eq(ok_runs, 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("toolset");
@@ -219,6 +468,9 @@ int main(void)
     tcase_add_test(tc, an_unknown_tool_or_no_call_is_one_unknown_tool_problem_at_the_root);
     tcase_add_test(tc, the_log_and_stats_spell_unknown_tool);
     tcase_add_test(tc, bad_sets_and_arguments_are_einval_with_a_reason);
+    tcase_add_test(tc, the_loop_over_a_toolset_routes_every_call_and_repairs_a_text_reply_and_a_bad_call);
+    tcase_add_test(tc, the_loop_over_a_toolset_refuses_a_bad_set_or_source_before_calling_the_model);
+    tcase_add_test(tc, the_loop_over_a_toolset_survives_every_allocation_failure);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

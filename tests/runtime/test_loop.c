@@ -23,6 +23,11 @@ static const char good_reply[] =
 static const char comma_repair[] =
     "Your reply was rejected. Fix every problem and reply with the corrected JSON object only:\n"
     "- $.amount: \"1.250,00\" is not a decimal like \"1250.00\" (dot, two decimals, no separators)\n";
+/* The same problem as a rejected tool call's error result. */
+static const char comma_call_repair[] =
+    "Your tool call was rejected. Fix every problem and make the call again with the corrected "
+    "arguments:\n"
+    "- $.amount: \"1.250,00\" is not a decimal like \"1250.00\" (dot, two decimals, no separators)\n";
 
 /* ---- a scripted model ----------------------------------------------------
  * Each step is a reply (text, or "!error" for a failure), answered in
@@ -822,7 +827,7 @@ START_TEST(a_turn_of_tool_calls_is_answered_by_one_result_per_call_in_order)
     m = contractc_transcript_at(&t, 4);
     ck_assert_str_eq(m->tool_call_id, "call_b");
     ck_assert(m->is_error);
-    ck_assert_str_eq(m->text, comma_repair);
+    ck_assert_str_eq(m->text, comma_call_repair);
     ck_assert_str_eq(contractc_transcript_at(&t, 6)->tool_call_id, "call_d");
     ck_assert_uint_eq(d.attempts[0].tool_call_count, 2);
     ck_assert_uint_eq(d.attempts[0].tool_calls[1].problems, 1);

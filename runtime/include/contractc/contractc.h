@@ -371,6 +371,17 @@ size_t contractc_decimal_format(int64_t minor_units, unsigned scale, char *buf, 
 contractc_status_t contractc_repair_prompt(const contractc_problems_t *problems,
                                            char **text, size_t *len);
 
+/*
+ * The repair turn for a rejected tool call, sent back as the call's error
+ * result (docs/tools.md, "Tool calls in the transcript"): as
+ * contractc_repair_prompt, with the first line "Your tool call was
+ * rejected. Fix every problem and make the call again with the corrected
+ * arguments:", since the model is to call the tool again rather than
+ * answer in text.  Same ownership and returns.
+ */
+contractc_status_t contractc_repair_prompt_tool_call(const contractc_problems_t *problems,
+                                                     char **text, size_t *len);
+
 /* ------------------------------------------------------------------------
  * Grounded GBNF grammars for local models (docs/grammar.md, "Grounded
  * grammars")
@@ -837,7 +848,8 @@ typedef struct contractc_loop {
  *   `out` holds the first call's record.  Otherwise the calls are appended
  *   in the response's order, then, when another attempt follows, one tool
  *   result per call in the same order: a rejected call's repair turn with
- *   is_error, for an accepted one the words of CONTRACTC_REPAIR_NOT_RUN.
+ *   is_error (contractc_repair_prompt_tool_call), for an accepted one the
+ *   words of CONTRACTC_REPAIR_NOT_RUN.
  *   The attempt's problems are every rejected call's, in order.  A call
  *   without an id or a name (or with a length but no bytes) is a model
  *   error: it could not be answered.
@@ -1333,6 +1345,44 @@ contractc_status_t contractc_toolset_parse(const contractc_toolset_t *set, const
                                            size_t source_len, size_t *out_index,
                                            void *const *out_records,
                                            contractc_problems_t *problems);
+
+/*
+ * The repair loop over a toolset: an agent's turn, where the model may call
+ * any tool of `set` (docs/tools.md, "The loop over a toolset").  As
+ * contractc_loop_run, with these differences:
+ * - every call is routed by its name through `set` and parsed with that
+ *   tool's contract (contractc_toolset_parse); loop->contract and
+ *   loop->tool_name are not read, and loop->options serve every parse
+ *   (set->options is not read);
+ * - a text reply, where a call was asked for, is rejected with one
+ *   `unknown_tool` problem ("no tool was called; call one of the tools:
+ *   ..."), repaired as a rejected reply is (a user turn);
+ * - records: set->count pointers, records[i] to a record of tool i's type,
+ *   as contractc_toolset_parse takes them.  Each is zeroed when the run
+ *   starts (after the checks below).  On CONTRACTC_OK the first call's
+ *   record is filled: records[*out_index] (free it with
+ *   contractc_record_free and tools[*out_index].contract), and every other
+ *   record is zeroed: the other calls were checked and dropped (read them
+ *   again from the transcript or the client's
+ *   contractc_chat_last_tool_calls).  Otherwise *out_index is
+ *   CONTRACTC_TOOL_NONE and every record is zeroed;
+ * - the source goes to the tools whose contract declares one, and is
+ *   checked for them before the model is called;
+ * - decision->contract is the contract of the tool of the first call that
+ *   named a tool of the set in the run's last such attempt (the tool the
+ *   run ended with), else set->tools[0].contract: the decision log writes
+ *   that contract's name and hash, and each attempt's tool_calls name the
+ *   tools called.
+ * Returns as contractc_loop_run, and CONTRACTC_EINVAL for an empty set, a
+ * tool without a contract, a name or a record, two tools of one name, or a
+ * NULL out_index.
+ */
+contractc_status_t contractc_loop_run_toolset(const contractc_loop_t *loop,
+                                              const contractc_toolset_t *set,
+                                              contractc_transcript_t *transcript,
+                                              const char *source, size_t source_len,
+                                              void *const *records, size_t *out_index,
+                                              contractc_decision_t *decision);
 
 #ifdef __cplusplus
 }
