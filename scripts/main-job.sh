@@ -9,9 +9,11 @@ bash scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j2
 bash scripts/run-examples.sh build
-# The loop example's decision log, summarised per contract hash, path and day.
-log=build/examples/refund/refund-decisions.log
-if [ -f "$log" ]; then
-  echo "==> build/generator/contractc stats $log"
-  build/generator/contractc stats "$log"
-fi
+# The loop examples' decision logs, summarised per contract hash, path and
+# day: the refund loop's, and the agent's (one decision per tool call step).
+for log in build/examples/refund/refund-decisions.log build/examples/agent/agent-decisions.log; do
+  if [ -f "$log" ]; then
+    echo "==> build/generator/contractc stats $log"
+    build/generator/contractc stats "$log"
+  fi
+done
