@@ -5,6 +5,7 @@
 #                    [SCHEMA_DIALECT dialect...]
 #                    [GRAMMAR gbnf]
 #                    [TOOLS tool...]
+#                    [TOOLSET name]
 #                    [SCHEMA_VAR var]
 #                    [PROMPT_VAR var]
 #                    [GRAMMAR_VAR var]
@@ -40,6 +41,10 @@
 #                   as `--tool D`: NAME.D.tool.json and NAME.D.tool.notes.txt
 #                   for each, and NAME_tool_D_json[] in NAME.c
 #                   (docs/tools.md).
+#   TOOLSET         a name: also NAME.h and NAME.c of `contractc toolset
+#                   NAME CONTRACT...`, the CONTRACTS of this call as one set
+#                   of tools (NAME_call_t, NAME_parse_call, NAME_loop_run;
+#                   docs/tools.md, "Generated toolsets").
 #   SCHEMA_VAR      set in the caller's scope to the schema file of each
 #                   contract that a provider is given: NAME.D.schema.json for
 #                   each SCHEMA_DIALECT D, else for the contract's own
@@ -137,7 +142,7 @@ function(_contractc_own_dialect var file)
 endfunction()
 
 function(contractc_generate)
-  cmake_parse_arguments(CG "" "TARGET;OUTPUT_DIR;SCHEMA_VAR;PROMPT_VAR;RUNTIME;GRAMMAR;GRAMMAR_VAR"
+  cmake_parse_arguments(CG "" "TARGET;OUTPUT_DIR;SCHEMA_VAR;PROMPT_VAR;RUNTIME;GRAMMAR;GRAMMAR_VAR;TOOLSET"
                         "CONTRACTS;SCHEMA_DIALECT;TOOLS" ${ARGN})
   if(CG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "contractc_generate: unknown arguments: ${CG_UNPARSED_ARGUMENTS}")
@@ -288,6 +293,32 @@ function(contractc_generate)
       VERBATIM)
     list(APPEND _sources ${CG_OUTPUT_DIR}/${_name}.c ${CG_OUTPUT_DIR}/${_name}.h)
   endforeach()
+
+  # The toolset: one command over every contract of this call, after the
+  # contracts' own files (its NAME.c includes their NAME.h).
+  if(CG_TOOLSET)
+    if(NOT CG_TOOLSET MATCHES "^[a-z][a-z0-9_]*$")
+      message(FATAL_ERROR "contractc_generate: TOOLSET '${CG_TOOLSET}' is not [a-z][a-z0-9_]*")
+    endif()
+    set(_abs_contracts "")
+    foreach(_contract IN LISTS CG_CONTRACTS)
+      get_filename_component(_abs ${_contract} ABSOLUTE)
+      list(APPEND _abs_contracts ${_abs})
+    endforeach()
+    set(_ts_out ${CG_OUTPUT_DIR}/${CG_TOOLSET}.h ${CG_OUTPUT_DIR}/${CG_TOOLSET}.c)
+    set(_touch "")
+    if(NOT CMAKE_GENERATOR MATCHES "Ninja")
+      set(_touch COMMAND ${CMAKE_COMMAND} -E touch_nocreate ${_ts_out})
+    endif()
+    add_custom_command(
+      OUTPUT ${_ts_out}
+      COMMAND ${_gen} toolset -q ${CG_TOOLSET} ${_abs_contracts} -o ${CG_OUTPUT_DIR}
+      ${_touch}
+      DEPENDS ${_abs_contracts} ${_gen_depends}
+      COMMENT "contractc: generating the toolset ${CG_TOOLSET}"
+      VERBATIM)
+    list(APPEND _sources ${_ts_out})
+  endif()
 
   if(NOT TARGET ${CG_TARGET})
     add_library(${CG_TARGET})

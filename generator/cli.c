@@ -55,6 +55,8 @@ static const char usage_text[] =
     "  schema CONTRACT [--schema-dialect D]   print the JSON Schema\n"
     "  prompt CONTRACT                        print the prompt\n"
     "  grammar CONTRACT                       print the GBNF grammar (llama.cpp)\n"
+    "  toolset NAME CONTRACT... -o DIR [--check]\n"
+    "        write NAME.h and NAME.c: the contracts as one set of tools\n"
     "  vendor DIR                    write the runtime's files for vendoring\n"
     "  stats LOG... [--json]         rejection rates from decision logs\n"
     "  help COMMAND                  the same as contractc COMMAND --help\n"
@@ -128,6 +130,15 @@ static const struct {
      "  Prints the GBNF grammar for llama.cpp (root rule root; docs/grammar.md);\n"
      "  what it does not carry goes to stderr.\n"
      "  exit: 0; 1 contract errors; 2 usage\n"},
+    {"toolset",
+     "usage: contractc toolset NAME CONTRACT... -o DIR [--check]\n"
+     "  Writes DIR/NAME.h and DIR/NAME.c (DIR made if missing): the contracts\n"
+     "  as one set of tools, each called by its contract's name, with\n"
+     "  NAME_call_t, NAME_parse_call, NAME_loop_run and NAME_call_free over the\n"
+     "  contracts' own NAME.h (generate them with contractc generate;\n"
+     "  docs/tools.md, \"Generated toolsets\").\n"
+     "  --check   compare with DIR's files instead of writing: exit 1 on drift\n"
+     "  exit: 0; 1 contract errors, drift or a write error; 2 usage or a bad NAME\n"},
     {"vendor",
      "usage: contractc vendor DIR\n"
      "  Writes DIR/contractc_runtime.c and DIR/contractc/contractc.h (DIR and\n"
@@ -909,6 +920,112 @@ done:
     return status;
 }
 
+/* `contractc toolset NAME CONTRACT... -o DIR [--check]` (docs/tools.md,
+ * "Generated toolsets"): every contract is loaded and hashed as generate
+ * would, then NAME.h and NAME.c are written (or compared). */
+static int cmd_toolset(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *dir = NULL, *name = NULL;
+    bool check = false;
+    const char **contracts = calloc((size_t)argc + 1, sizeof *contracts);
+    size_t count = 0;
+    if (!contracts) {
+        fprintf(err, "contractc: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (strcmp(argv[i], "--check") == 0) {
+            check = true;
+        } else if (argv[i][0] == '-') {
+            /* no standard input here: each contract's NAME.h is included */
+            fprintf(err, "contractc toolset: unknown option '%s'\n%s", argv[i], usage_text);
+            free(contracts);
+            return EXIT_USAGE;
+        } else if (!name) {
+            name = argv[i];
+        } else {
+            contracts[count++] = argv[i];
+        }
+    }
+    if (!name || count == 0 || !dir || dir[0] == '\0') {
+        fprintf(err, "contractc toolset: needs NAME, CONTRACT... and -o DIR\n%s", usage_text);
+        free(contracts);
+        return EXIT_USAGE;
+    }
+    cc_contract_t **models = calloc(count, sizeof *models);
+    cc_toolset_member_t *members = calloc(count, sizeof *members);
+    char (*hashes)[72] = calloc(count, sizeof *hashes);
+    int status = models && members && hashes ? 0 : 1;
+    for (size_t i = 0; status == 0 && i < count; i++) {
+        if (!(models[i] = load(contracts[i], err, false))) {
+            status = 1;
+            break;
+        }
+        cc_artifacts_t a;
+        if (!cc_build_artifacts(models[i], &a)) {
+            fprintf(err, "contractc: out of memory hashing %s\n", contracts[i]);
+            status = 1;
+            break;
+        }
+        memcpy(hashes[i], a.hash, sizeof hashes[i]);
+        cc_artifacts_free(&a);
+        members[i] = (cc_toolset_member_t){models[i]->name, models[i]->file_name, hashes[i]};
+    }
+    char why[256];
+    if (status == 0 && !cc_toolset_name_ok(name, members, count, why, sizeof why)) {
+        fprintf(err, "contractc toolset: %s\n", why);
+        status = EXIT_USAGE;
+    }
+    char *header = NULL, *source = NULL;
+    size_t header_len = 0, source_len = 0;
+    if (status == 0 &&
+        !cc_emit_toolset(name, members, count, &header, &header_len, &source, &source_len)) {
+        fprintf(err, "contractc: out of memory generating the toolset %s\n", name);
+        status = 1;
+    }
+    if (status == 0 && !check && !cc_make_dirs(dir, "toolset", err))
+        status = 1;
+    /* the command that regenerates the files, for --check */
+    cc_buf_t regen = CC_BUF_INIT;
+    cc_buf_puts(&regen, "contractc toolset ");
+    shell_word(&regen, name);
+    for (size_t i = 0; i < count; i++) {
+        cc_buf_putc(&regen, ' ');
+        shell_word(&regen, contracts[i]);
+    }
+    cc_buf_puts(&regen, " -o ");
+    shell_word(&regen, dir);
+    const struct { const char *ext; const char *data; size_t len; } files[] = {
+        {".h", header, header_len}, {".c", source, source_len}};
+    for (size_t k = 0; status == 0 && k < 2; k++) {
+        char *path = join_path(dir, name, files[k].ext);
+        if (!path) {
+            fprintf(err, "contractc: out of memory writing %s%s\n", name, files[k].ext);
+            status = 1;
+        } else if (check) {
+            if (!check_file(out, path, files[k].data, files[k].len, "the contracts",
+                            regen.failed ? NULL : regen.data))
+                status = 1;
+        } else if (cc_write_file_if_changed(path, files[k].data, files[k].len, "toolset", err) <
+                   0) {
+            status = 1;
+        }
+        free(path);
+    }
+    cc_buf_free(&regen);
+    free(header);
+    free(source);
+    for (size_t i = 0; models && i < count; i++)
+        cc_contract_free(models[i]);
+    free(models);
+    free(members);
+    free(hashes);
+    free(contracts);
+    return status;
+}
+
 /* One command's run, before its output is flushed; info is err, or NULL
  * with -q. */
 static int run_command(const char *cmd, int rest, char **args, FILE *out, FILE *info, FILE *err)
@@ -930,6 +1047,8 @@ static int run_command(const char *cmd, int rest, char **args, FILE *out, FILE *
             return EXIT_USAGE;
         return cc_stats_main(rest, args, out, err);
     }
+    if (strcmp(cmd, "toolset") == 0)
+        return cmd_toolset(rest, args, out, err);
     if (strcmp(cmd, "vendor") == 0)
         return cc_vendor_main(rest, args, info, err);
     fprintf(err, "contractc: unknown command '%s'\n%s", cmd, usage_text);

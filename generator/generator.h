@@ -224,6 +224,29 @@ bool cc_tool_known(const char *tool);
 int cc_emit_tool(const cc_contract_t *contract, const char *tool, char **json, size_t *json_len,
                  char **notes, size_t *notes_len, char **summary, cc_diags_t *diags);
 
+/* ---- gen_toolset.c --------------------------------------------------------- */
+
+/* One contract of a generated toolset: its name, the base name of its file
+ * and its hash ("sha256:..."), all borrowed. */
+typedef struct cc_toolset_member {
+    const char *name;
+    const char *file_name;
+    const char *hash;
+} cc_toolset_member_t;
+
+/* True when `name` can name a toolset of members[0..count): [a-z][a-z0-9_]*
+ * of at most 64 characters, no C keyword, no C prefix shared with a member
+ * (docs/tools.md, "Generated toolsets"), distinct member names, at least
+ * one member.  Otherwise false with the reason in why[0..why_size). */
+bool cc_toolset_name_ok(const char *name, const cc_toolset_member_t *members, size_t count,
+                        char *why, size_t why_size);
+
+/* NAME.h and NAME.c of the toolset `name` over members[0..count), tools in
+ * that order (templates/toolset.h.tmpl, toolset.c.tmpl).  *header and
+ * *source are malloc'd and NUL-terminated; false out of memory. */
+bool cc_emit_toolset(const char *name, const cc_toolset_member_t *members, size_t count,
+                     char **header, size_t *header_len, char **source, size_t *source_len);
+
 /* ---- stats.c --------------------------------------------------------------- */
 
 /* `contractc stats LOG... [--json]` (docs/contract-language.md §15, "The

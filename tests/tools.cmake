@@ -16,3 +16,29 @@ endif()
 # test_toolset: contractc_toolset_parse routes by tool name; unknown_tool in
 # the problem list, the repair turn, the log and stats
 contractc_check_test(test_toolset GENERATOR LIBS test_contracts)
+# The generated toolset (docs/tools.md, "Generated toolsets"): the golden
+# files (tests/golden/agent_tools: read them to review), and the names
+# `contractc toolset` refuses, each with its reason and exit 2.
+add_test(NAME toolset_golden
+  COMMAND contractc toolset agent_tools
+          ${PROJECT_SOURCE_DIR}/examples/agent/lookup_order.contract.yaml
+          ${PROJECT_SOURCE_DIR}/examples/agent/issue_refund.contract.yaml
+          -o ${CMAKE_CURRENT_SOURCE_DIR}/golden/agent_tools --check)
+add_test(NAME toolset_refuses_a_name_sharing_a_contract_prefix
+  COMMAND sh -c "\"$1\" toolset lookup \"$2\" -o \"$3\"; echo exit=$?" sh
+          $<TARGET_FILE:contractc> ${PROJECT_SOURCE_DIR}/examples/agent/lookup_order.contract.yaml
+          ${CMAKE_CURRENT_BINARY_DIR}/toolset-refused)
+set_tests_properties(toolset_refuses_a_name_sharing_a_contract_prefix PROPERTIES
+  PASS_REGULAR_EXPRESSION "contractc toolset: the toolset name 'lookup' and the contract 'lookup_order' share a C prefix.*\nexit=2\n$")
+add_test(NAME toolset_refuses_two_contracts_of_one_name
+  COMMAND sh -c "\"$1\" toolset tools \"$2\" \"$2\" -o \"$3\"; echo exit=$?" sh
+          $<TARGET_FILE:contractc> ${PROJECT_SOURCE_DIR}/examples/agent/lookup_order.contract.yaml
+          ${CMAKE_CURRENT_BINARY_DIR}/toolset-refused)
+set_tests_properties(toolset_refuses_two_contracts_of_one_name PROPERTIES
+  PASS_REGULAR_EXPRESSION "two contracts named 'lookup_order'.*\nexit=2\n$")
+add_test(NAME toolset_refuses_a_name_that_is_not_an_identifier
+  COMMAND sh -c "\"$1\" toolset Tools-1 \"$2\" -o \"$3\"; echo exit=$?" sh
+          $<TARGET_FILE:contractc> ${PROJECT_SOURCE_DIR}/examples/agent/lookup_order.contract.yaml
+          ${CMAKE_CURRENT_BINARY_DIR}/toolset-refused)
+set_tests_properties(toolset_refuses_a_name_that_is_not_an_identifier PROPERTIES
+  PASS_REGULAR_EXPRESSION "the toolset name 'Tools-1' is not \\[a-z\\]\\[a-z0-9_\\]\\*.*\nexit=2\n$")

@@ -2,7 +2,8 @@
 /*
  * agent_example - a support agent with two tools, lookup_order and
  * issue_refund, through one toolset and the repair loop
- * (docs/tools.md, "The loop over a toolset"), with a scripted model:
+ * (docs/tools.md, "The loop over a toolset"; the set is generated:
+ * agent_tools.h, `contractc toolset`), with a scripted model:
  * recorded Anthropic Messages responses, read with
  * contractc_tool_calls_read (the exact bytes of each `input`), no network.
  *
@@ -32,8 +33,8 @@
 
 #include <contractc/client.h> /* contractc_tool_calls_read */
 
-#include "issue_refund.h"
-#include "lookup_order.h"
+#include "agent_tools.h" /* lookup_order.h, issue_refund.h and the set */
+#include "example_cases.h" /* example_read_file */
 
 #ifndef AGENT_DATA_DIR
 #define AGENT_DATA_DIR "data"
@@ -48,11 +49,6 @@ static const char *const responses[] = {"1-lookup.response.json", "2-refund-wron
 #define RESPONSE_COUNT (sizeof responses / sizeof responses[0])
 /* The most steps (loop runs) of the conversation. */
 #define MAX_STEPS 4
-
-/* The tools offered, in this order: records[] and `which` follow it. */
-static const contractc_tool_t tools[] = {{&lookup_order_contract, NULL},
-                                         {&issue_refund_contract, NULL}};
-enum { TOOL_LOOKUP_ORDER = 0, TOOL_ISSUE_REFUND = 1 };
 
 static const char agent_instruction[] =
     "You are a support agent. Read the order with lookup_order before you refund it with "
@@ -79,34 +75,6 @@ static const order_t *find_order(const char *id)
     return NULL;
 }
 
-/* Reads a whole file; NULL on error.  The caller frees it. */
-static char *read_file(const char *dir, const char *name, size_t *len)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *buf = malloc(cap + 1);
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *grown = realloc(buf, cap * 2 + 1);
-            if (!grown)
-                free(buf);
-            buf = grown;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = n;
-    }
-    return buf;
-}
-
 /* ---- the scripted model --------------------------------------------------
  * Answers the i-th call with the tool calls of the i-th recorded response,
  * read as the chat client reads them (contractc_tool_calls_read: the
@@ -131,7 +99,7 @@ static int scripted_model(void *user, const contractc_transcript_t *transcript,
     }
     const char *name = responses[s->calls++];
     size_t len = 0;
-    char *body = read_file(s->dir, name, &len);
+    char *body = example_read_file(s->dir, name, &len);
     if (!body) {
         snprintf(reply->error, sizeof reply->error, "cannot read the recorded response %.200s", name);
         return 1;
@@ -236,7 +204,7 @@ int main(int argc, char **argv)
     const char *dir = argc > 1 ? argv[1] : AGENT_DATA_DIR;
     const char *log_path = argc > 2 ? argv[2] : AGENT_LOG;
     size_t email_len = 0;
-    char *email = read_file(dir, "ticket-7.email.txt", &email_len);
+    char *email = example_read_file(dir, "ticket-7.email.txt", &email_len);
     if (!email) {
         fprintf(stderr, "agent_example: cannot read %s/ticket-7.email.txt\n", dir);
         return 2;
@@ -256,7 +224,6 @@ int main(int argc, char **argv)
     printf("  issue_refund  %s  (%zu bytes)\n\n", issue_refund_contract_hash,
            (size_t)issue_refund_tool_anthropic_json_len);
 
-    const contractc_toolset_t set = {tools, sizeof tools / sizeof tools[0], NULL};
     contractc_transcript_t t;
     contractc_transcript_init(&t, NULL);
     contractc_status_t st = contractc_transcript_add(&t, CONTRACTC_ROLE_SYSTEM, agent_instruction,
@@ -280,13 +247,9 @@ int main(int argc, char **argv)
     int errors = read_orders ? 0 : 1, decisions = 0, accepted = 0, escalated = 0, failed = 0;
     int refunded = 0;
     for (int step = 1; st == CONTRACTC_OK && !refunded && step <= MAX_STEPS; step++) {
-        lookup_order_t lookup;
-        issue_refund_t refund;
-        void *const records[] = {&lookup, &refund};
-        size_t which = CONTRACTC_TOOL_NONE;
+        agent_tools_call_t call; /* call.tool says which of call.as holds it */
         contractc_decision_t d;
-        st = contractc_loop_run_toolset(&loop, &set, &t, read_orders, read_orders_len, records,
-                                        &which, &d);
+        st = agent_tools_loop_run(&loop, &t, read_orders, read_orders_len, &call, &d);
         if (st != CONTRACTC_OK && st != CONTRACTC_REJECTED) {
             printf("step %d: error: %s\n", step, contractc_status_name(st));
             errors++;
@@ -327,39 +290,41 @@ int main(int argc, char **argv)
             const size_t calls = d.attempts[d.attempt_count - 1].tool_call_count;
             const size_t first = contractc_transcript_count(&t) - calls;
             const char *call_id = contractc_transcript_at(&t, (long)first)->tool_call_id;
-            if (which == TOOL_LOOKUP_ORDER) {
-                const order_t *o = find_order(lookup.order_id);
+            if (call.tool == AGENT_TOOLS_TOOL_LOOKUP_ORDER) {
+                const lookup_order_t *lookup = &call.as.lookup_order;
+                const order_t *o = find_order(lookup->order_id);
                 if (o) {
                     snprintf(result, sizeof result, "%s", o->json);
                     if (append(&read_orders, &read_orders_len, o->json) != 0)
                         errors++;
                     printf("  lookup_order %s: found, total %" PRId64 ".%02" PRId64 "\n",
-                           lookup.order_id, o->total_cents / 100, o->total_cents % 100);
+                           lookup->order_id, o->total_cents / 100, o->total_cents % 100);
                 } else {
-                    snprintf(result, sizeof result, "There is no order %s.", lookup.order_id);
+                    snprintf(result, sizeof result, "There is no order %s.", lookup->order_id);
                     result_is_error = true;
-                    printf("  lookup_order %s: no such order\n", lookup.order_id);
+                    printf("  lookup_order %s: no such order\n", lookup->order_id);
                 }
             } else {
                 /* Grounding made sure the order was read; the amount is
                  * the application's rule: never more than the total. */
-                const order_t *o = find_order(refund.order_id);
-                if (o && refund.amount > 0 && refund.amount <= o->total_cents) {
+                const issue_refund_t *refund = &call.as.issue_refund;
+                const order_t *o = find_order(refund->order_id);
+                if (o && refund->amount > 0 && refund->amount <= o->total_cents) {
                     snprintf(result, sizeof result,
                              "{\"refund_id\":\"R-0001\",\"order_id\":\"%s\",\"amount\":\"%" PRId64
                              ".%02" PRId64 "\",\"status\":\"issued\"}",
-                             refund.order_id, refund.amount / 100, refund.amount % 100);
+                             refund->order_id, refund->amount / 100, refund->amount % 100);
                     printf("  issue_refund %s: refund R-0001 of %" PRId64 ".%02" PRId64
                            " (%s) issued\n",
-                           refund.order_id, refund.amount / 100, refund.amount % 100,
-                           issue_refund_reason_name(refund.reason));
+                           refund->order_id, refund->amount / 100, refund->amount % 100,
+                           issue_refund_reason_name(refund->reason));
                     refunded = 1;
                 } else {
                     snprintf(result, sizeof result,
                              "Not refunded: the amount must be above 0 and at most the order's "
                              "total.");
                     result_is_error = true;
-                    printf("  issue_refund %s: refused by the shop (amount)\n", refund.order_id);
+                    printf("  issue_refund %s: refused by the shop (amount)\n", refund->order_id);
                 }
             }
             st = contractc_transcript_add_tool_result(&t, call_id, result, strlen(result),
@@ -371,15 +336,14 @@ int main(int argc, char **argv)
         } else {
             failed++;
         }
-        contractc_status_t ls = contractc_log_write(
-            &log, &d, &entry, which == CONTRACTC_TOOL_NONE ? NULL : records[which]);
+        contractc_status_t ls = contractc_log_write(&log, &d, &entry,
+                                                    call.tool ? (const void *)&call.as : NULL);
         if (ls != CONTRACTC_OK) {
             fprintf(stderr, "agent_example: the decision of %s was NOT logged (%s)\n", record_id,
                     contractc_status_name(ls));
             errors++;
         }
-        if (which != CONTRACTC_TOOL_NONE)
-            contractc_record_free(tools[which].contract, records[which]);
+        agent_tools_call_free(&call);
         const contractc_outcome_t outcome = d.outcome;
         contractc_decision_free(&d);
         if (outcome != CONTRACTC_OUTCOME_ACCEPTED)

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "billing_tools.h" /* invoice and refund_request, generated as one set */
+#include "counting_alloc.h"
 #include "generator.h"
 #include "invoice.h"
 #include "refund_request.h"
@@ -372,37 +374,6 @@ START_TEST(the_loop_over_a_toolset_refuses_a_bad_set_or_source_before_calling_th
 }
 END_TEST
 
-/* An allocator that fails its fail_at-th allocation once and counts the
- * bytes still live. */
-typedef struct counting {
-    long allocs, frees, fail_at;
-    size_t live;
-} counting_t;
-
-static void *count_alloc(void *ctx, size_t size)
-{
-    counting_t *c = ctx;
-    if (c->fail_at && c->allocs + 1 == c->fail_at) {
-        c->fail_at = 0;
-        return NULL;
-    }
-    void *p = malloc(size);
-    if (p) {
-        c->allocs++;
-        c->live += size;
-    }
-    return p;
-}
-
-static void count_free(void *ctx, void *ptr, size_t size)
-{
-    counting_t *c = ctx;
-    if (!ptr)
-        return;
-    c->frees++;
-    c->live -= size;
-    free(ptr);
-}
 
 /* Every allocation of the agent turn above fails once in turn: each run
  * ends OK or ENOMEM, and nothing leaks. */
@@ -459,6 +430,82 @@ START_TEST(the_loop_over_a_toolset_survives_every_allocation_failure)
 }
 END_TEST
 
+/* ---- the generated toolset (billing_tools.h: `contractc toolset`) -------- */
+
+START_TEST(the_generated_toolset_routes_into_its_call_type)
+{
+    ck_assert_uint_eq(billing_tools_toolset.count, 2);
+    ck_assert_str_eq(billing_tools_tool_name(BILLING_TOOLS_TOOL_REFUND_REQUEST), "refund_request");
+    ck_assert_str_eq(billing_tools_tool_name(BILLING_TOOLS_TOOL_INVOICE), "invoice");
+    ck_assert_ptr_null(billing_tools_tool_name(BILLING_TOOLS_TOOL_NONE));
+    ck_assert_ptr_null(billing_tools_tool_name((billing_tools_tool_t)3));
+    billing_tools_call_t call;
+    contractc_problems_t problems;
+    contractc_problems_init(&problems);
+    ck_assert_int_eq(billing_tools_parse_call("invoice", invoice_args, strlen(invoice_args), email,
+                                              strlen(email), NULL, &call, &problems),
+                     CONTRACTC_OK);
+    ck_assert_int_eq(call.tool, BILLING_TOOLS_TOOL_INVOICE);
+    ck_assert_int_eq(call.as.invoice.invoice_total_cents, 300);
+    billing_tools_call_free(&call);
+    ck_assert_int_eq(call.tool, BILLING_TOOLS_TOOL_NONE);
+    ck_assert_int_eq(billing_tools_parse_call("refund_request", refund_args, strlen(refund_args),
+                                              email, strlen(email), NULL, &call, &problems),
+                     CONTRACTC_OK);
+    ck_assert_int_eq(call.tool, BILLING_TOOLS_TOOL_REFUND_REQUEST);
+    ck_assert_str_eq(call.as.refund_request.amount_text, "1.250,00 EUR");
+    billing_tools_call_free(&call);
+    /* a name outside the set: rejected, the call zeroed */
+    ck_assert_int_eq(billing_tools_parse_call("refund", "{}", 2, email, strlen(email), NULL, &call,
+                                              &problems),
+                     CONTRACTC_REJECTED);
+    ck_assert_int_eq(call.tool, BILLING_TOOLS_TOOL_NONE);
+    ck_assert_int_eq(contractc_problems_at(&problems, 0)->kind, CONTRACTC_KIND_UNKNOWN_TOOL);
+    ck_assert_str_eq(contractc_problems_at(&problems, 0)->message,
+                     "there is no tool 'refund'; call one of: refund_request or invoice");
+    contractc_problems_clear(&problems);
+    /* a rejected call of a known tool */
+    ck_assert_int_eq(billing_tools_parse_call("invoice", "{\"vendor_name\":\"ACME\"}", 22, NULL, 0,
+                                              NULL, &call, &problems),
+                     CONTRACTC_REJECTED);
+    ck_assert_int_eq(call.tool, BILLING_TOOLS_TOOL_NONE);
+    ck_assert_uint_eq(contractc_problems_count(&problems), 2);
+    contractc_problems_clear(&problems);
+    billing_tools_call_free(NULL);
+    ck_assert_int_eq(billing_tools_parse_call("invoice", "{}", 2, NULL, 0, NULL, NULL, &problems),
+                     CONTRACTC_EINVAL);
+}
+END_TEST
+
+START_TEST(the_generated_toolset_runs_the_loop_into_its_call_type)
+{
+    agent_script_t s;
+    memset(&s, 0, sizeof s);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_USER, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.model = agent_model;
+    loop.model_user = &s;
+    billing_tools_call_t call;
+    contractc_decision_t d;
+    ck_assert_int_eq(billing_tools_loop_run(&loop, &t, email, strlen(email), &call, &d),
+                     CONTRACTC_OK);
+    ck_assert_int_eq(s.calls, 3);
+    /* the first call of the accepted turn: invoice */
+    ck_assert_int_eq(call.tool, BILLING_TOOLS_TOOL_INVOICE);
+    ck_assert_int_eq(call.as.invoice.invoice_total_cents, 300);
+    ck_assert_ptr_eq(d.contract, &invoice_contract);
+    billing_tools_call_free(&call);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    for (int i = 0; i < 3; i++)
+        free(s.seen[i]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("toolset");
@@ -471,6 +518,8 @@ int main(void)
     tcase_add_test(tc, the_loop_over_a_toolset_routes_every_call_and_repairs_a_text_reply_and_a_bad_call);
     tcase_add_test(tc, the_loop_over_a_toolset_refuses_a_bad_set_or_source_before_calling_the_model);
     tcase_add_test(tc, the_loop_over_a_toolset_survives_every_allocation_failure);
+    tcase_add_test(tc, the_generated_toolset_routes_into_its_call_type);
+    tcase_add_test(tc, the_generated_toolset_runs_the_loop_into_its_call_type);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

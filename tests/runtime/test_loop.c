@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counting_alloc.h"
 #include "refund_request.h"
 
 static const char email[] =
@@ -732,36 +733,7 @@ START_TEST(bad_arguments_are_refused_before_the_model_is_called)
 }
 END_TEST
 
-/* ---- allocation failures ------------------------------------------------ */
-typedef struct counting {
-    long allocs, frees, fail_at; /* fail_at: the allocation number that fails (0: none) */
-    size_t live;
-} counting_t;
-
-static void *count_alloc(void *ctx, size_t size)
-{
-    counting_t *c = ctx;
-    if (c->fail_at && c->allocs + 1 == c->fail_at) {
-        c->fail_at = 0; /* fail once */
-        return NULL;
-    }
-    void *p = malloc(size);
-    if (p) {
-        c->allocs++;
-        c->live += size;
-    }
-    return p;
-}
-
-static void count_free(void *ctx, void *ptr, size_t size)
-{
-    counting_t *c = ctx;
-    if (!ptr)
-        return;
-    c->frees++;
-    c->live -= size;
-    free(ptr);
-}
+/* ---- allocation failures: the allocator of counting_alloc.h ------------ */
 
 /* ---- a turn of tool calls (docs/tools.md, "Tool calls in the transcript") */
 
