@@ -18,3 +18,8 @@ else()
            COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: python3 not found; bench/run.py needs it")
   set_tests_properties(bench_runners_agree_on_every_reply PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED")
 endif()
+# bench_v2 (unions and maps against plain objects of the same bytes): every
+# reply of its seeded corpora accepted by both twins.  No timing.
+add_test(NAME bench_v2_corpora_are_accepted_by_both_twins COMMAND bench_v2 check)
+set_tests_properties(bench_v2_corpora_are_accepted_by_both_twins PROPERTIES
+  PASS_REGULAR_EXPRESSION "every reply accepted")

@@ -1300,7 +1300,8 @@ static const char *token_text(cc_parse_t *c, const cc_string_token_t *t, char *s
 /*
  * A tagged union (docs/contract-language.md §4.11), the cursor at '{'.  One
  * scan of the object finds the tag key first (the reader's skip functions:
- * the values are not read); a missing tag is one `missing` problem at
+ * the values are not read), up to the tag (a tag written first costs one
+ * key; the variant's read finds any fault after it); a missing tag is one `missing` problem at
  * PATH.TAG, a tag that is not a string one `type` problem, a tag value that
  * names no variant one `enum` problem, and in those cases nothing else of
  * the object is checked.  Otherwise the cursor goes back to '{' and the
@@ -1334,6 +1335,7 @@ CC_NOINLINE static int read_union(cc_parse_t *c, const contractc_value_t *v, con
                 if (bytes_equal(key, v->tag, v->tag_len)) {
                     cc_peek(&c->r);
                     tag_at = c->r.p;
+                    break; /* the rest is read with the variant, or skipped below */
                 }
             }
             if (!cc_skip_value(&c->r))
@@ -1349,7 +1351,9 @@ CC_NOINLINE static int read_union(cc_parse_t *c, const contractc_value_t *v, con
         }
     }
     cc_leave(&c->r);
-    const unsigned char *after = c->r.p;
+    /* past the object when the scan read it whole (no tag); else found
+     * again below, on the rare paths that skip it */
+    const unsigned char *after = tag_at ? NULL : c->r.p;
     cc_step_t step = {NULL, STEP_KEY, NULL, v->tag, v->tag_len};
     if (!tag_at) {
         step_enter(c, &step);
@@ -1427,6 +1431,14 @@ CC_NOINLINE static int read_union(cc_parse_t *c, const contractc_value_t *v, con
         }
     }
     step_leave(c, &step);
+    if (r == V_FAIL)
+        return r;
+    if (!after) { /* a bad tag: the object is skipped, nothing else of it checked */
+        c->r.p = open;
+        if (!cc_skip_value(&c->r))
+            return V_FAIL;
+        after = c->r.p;
+    }
     c->r.p = after;
     return r;
 }
