@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_generated.c - the generated parsers of the test contracts
- * (refund_request, which has a source text, and invoice, which has none),
- * built from tests/data/contracts at build time, on arbitrary bytes.
+ * (refund_request, which has a source text, and invoice, which has none;
+ * and language v2's signup_form, support_route, sensor_log and asset_tags,
+ * without one), built from tests/data/contracts at build time, on
+ * arbitrary bytes.
  *
  * Input: REPLY, or REPLY 0xFF 0xFE SOURCE (the source may be anything,
  * including invalid UTF-8).  Without the separator, refund_request gets the
@@ -19,9 +21,13 @@
  *     a value it could not read back;
  *   - refund_request without a source, and invoice with one, are EINVAL.
  */
+#include "asset_tags.h"
 #include "fuzz_common.h"
 #include "invoice.h"
 #include "refund_request.h"
+#include "sensor_log.h"
+#include "signup_form.h"
+#include "support_route.h"
 
 static const char email[] =
     "Hi team,\nI was charged twice for order A-20817. The second charge of \xE2\x82\xAC" "89.90 on 3 "
@@ -107,6 +113,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     run(&refund_request_contract, reply, reply_len, src, source_len);
     run(&invoice_contract, reply, reply_len, NULL, 0);
+    /* language v2's reader paths: keys and optional, tagged unions, arrays
+     * of nullable items, maps */
+    run(&signup_form_contract, reply, reply_len, NULL, 0);
+    run(&support_route_contract, reply, reply_len, NULL, 0);
+    run(&sensor_log_contract, reply, reply_len, NULL, 0);
+    run(&asset_tags_contract, reply, reply_len, NULL, 0);
 
     /* the wrong use of the source: an error outcome, never a parse */
     refund_request_t r;
