@@ -273,12 +273,14 @@ static long find_field(checker_t *K, const cc_object_t *o, const char *name, siz
             cand[i] = o->fields[i].name;
         near = cc_suggest(word, cand, o->field_count);
     }
+    const char *shown = word ? word : p->text;
     if (near)
-        cc_error(K->d, K->path, p->mark, "rule '%s' names unknown field '%s'; did you mean '%s'?",
-                 r->id, word ? word : p->text, near);
+        cc_error(K->d, K->path, p->mark,
+                 "rule '%s' names unknown field %s%s%s; did you mean '%s'?", r->id,
+                 cc_diag_quote(shown), shown, cc_diag_quote(shown), near);
     else
-        cc_error(K->d, K->path, p->mark, "rule '%s' names unknown field '%s'", r->id,
-                 word ? word : p->text);
+        cc_error(K->d, K->path, p->mark, "rule '%s' names unknown field %s%s%s", r->id,
+                 cc_diag_quote(shown), shown, cc_diag_quote(shown));
     free(word);
     free(cand);
     return -1;
@@ -509,14 +511,15 @@ static bool sum_operand_refused(checker_t *K, const cc_path_t *p, const cc_rule_
 {
     if (f->nullable) {
         cc_error(K->d, K->path, p->mark,
-                 "rule '%s': the operands of a sum may not be nullable, and field '%s' is",
-                 r->id, shown);
+                 "rule '%s': the operands of a sum may not be nullable, and field %s%s%s is",
+                 r->id, cc_diag_quote(shown), shown, cc_diag_quote(shown));
         return true;
     }
     if (f->optional) {
         cc_error(K->d, K->path, p->mark,
                  "rule '%s': the operands of a sum may not be optional (a missing amount would "
-                 "count as nothing, not 0), and field '%s' is", r->id, shown);
+                 "count as nothing, not 0), and field %s%s%s is", r->id, cc_diag_quote(shown),
+                 shown, cc_diag_quote(shown));
         return true;
     }
     return false;
@@ -568,8 +571,9 @@ static const cc_value_t *sum_of_steps(checker_t *K, const cc_object_t *o, cc_pat
     const cc_field_t *sf = &io->fields[fi];
     if (!is_amount(&sf->value)) {
         cc_error(K->d, K->path, p->mark,
-                 "rule '%s': a sum adds integers or decimals; field '%s' is of type %s", r->id,
-                 p->text, cc_type_name(sf->value.type));
+                 "rule '%s': a sum adds integers or decimals; field %s%s%s is of type %s",
+                 r->id, cc_diag_quote(p->text), p->text, cc_diag_quote(p->text),
+                 cc_type_name(sf->value.type));
         return NULL;
     }
     if (sum_operand_refused(K, p, r, sf, p->text))

@@ -260,3 +260,8 @@ const char *cc_suggest(const char *word, const char *const *candidates, size_t c
     }
     return best;
 }
+
+const char *cc_diag_quote(const char *path)
+{
+    return path && strstr(path, "['") ? "" : "'";
+}

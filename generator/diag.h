@@ -71,6 +71,13 @@ void cc_diag_related(cc_diags_t *d, const char *file, cc_mark_t mark,
 #endif
     ;
 
+/* The quote a diagnostic puts around a field path or name: "'" ("field
+ * 'amount'", "field 'lines[].price'"), or nothing when the path holds a
+ * bracketed key, which delimits itself ("field ['e-mail']", not
+ * "field '['e-mail']'"; docs/contract-language.md §4.9).  Written
+ * "%s%s%s", q, path, q. */
+const char *cc_diag_quote(const char *path);
+
 #define cc_error(d, file, mark, ...) cc_diag_add((d), CC_ERROR, (file), (mark), __VA_ARGS__)
 #define cc_note(d, file, mark, ...) cc_diag_add((d), CC_NOTE, (file), (mark), __VA_ARGS__)
 

@@ -335,11 +335,13 @@ static char *mangle(const char *value)
     return m;
 }
 
-/* "field 'x'" or "field 'x' of type 'T'" */
+/* "field 'x'" or "field 'x' of type 'T'" ("field ['e-mail']": see
+ * cc_diag_quote) */
 static char *field_what(const char *path, const char *type_name)
 {
-    return type_name ? fmt("field '%s' of type '%s'", path, type_name)
-                     : fmt("field '%s'", path);
+    const char *q = cc_diag_quote(path);
+    return type_name ? fmt("field %s%s%s of type '%s'", q, path, q, type_name)
+                     : fmt("field %s%s%s", q, path, q);
 }
 
 /* Names an enum: `what` says which ("field 'x'", "type 'T'"), `fix` what
