@@ -232,7 +232,9 @@ export const regressions = path.join(src, "tests/data/differential/regressions")
 for (const f of fs.readdirSync(regressions)) {
     const c = JSON.parse(fs.readFileSync(path.join(regressions, f), "utf8"));
     const name = f.split("-")[0];
-    const contract = name === "all_types" ? contracts[6] : contracts[0];
+    // by file name, not position: the list grows
+    const contract = contracts.find((c) => c.endsWith(name === "all_types"
+        ? "differential/all_types.contract.yaml" : "examples/refund/refund_request.contract.yaml"));
     replies.push({contract, reply: Buffer.from(c.reply, "base64"), source: c.source ?? "", from: "differential"});
 }
 export const CORPUS_SAMPLE = 25;
