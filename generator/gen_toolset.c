@@ -15,6 +15,8 @@
  * texts), and so does the toolset; a toolset name is refused when it is a
  * member's name or one name is the other's prefix up to an underscore
  * (`lookup` and `lookup_order`): lookup_call_t could then be either's.
+ * Names the runtime owns (contractc...) and names whose NAME.h would hide
+ * a standard header are refused as for contracts (reserved.c).
  */
 #include "generator.h"
 
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "lexical.h"
+#include "reserved.h"
 
 /* NAME in capitals, for the enum constants; NULL out of memory. */
 static char *toolset_upper(const char *s)
@@ -55,13 +58,30 @@ bool cc_toolset_name_ok(const char *name, const cc_toolset_member_t *members, si
                  name ? name : "");
         return false;
     }
+    if (cc_has_runtime_prefix(name) || cc_shadows_header(name)) {
+        snprintf(why, why_size,
+                 "the toolset name '%s' is reserved: %s", name,
+                 cc_has_runtime_prefix(name)
+                     ? "names starting with 'contractc' are the runtime's own"
+                     : "its header NAME.h would hide the standard header of that name");
+        return false;
+    }
     for (size_t i = 0; i < count; i++) {
         if (strcmp(members[i].name, name) == 0 || owns_prefix(name, members[i].name) ||
             owns_prefix(members[i].name, name)) {
+            /* a name that passes, to suggest (none when all these clash) */
+            static const char *const ideas[] = {"tools", "toolset", "agent_tools", "my_tools"};
+            const char *idea = NULL;
+            char ignored[8];
+            for (size_t k = 0; !idea && k < sizeof ideas / sizeof ideas[0]; k++)
+                if (strcmp(ideas[k], name) != 0 &&
+                    cc_toolset_name_ok(ideas[k], members, count, ignored, sizeof ignored))
+                    idea = ideas[k];
             snprintf(why, why_size,
                      "the toolset name '%s' and the contract '%s' share a C prefix (each owns "
-                     "NAME_...): name the toolset apart from its contracts, e.g. '%s_tools'",
-                     name, members[i].name, name);
+                     "NAME_...): name the toolset apart from its contracts%s%s%s",
+                     name, members[i].name, idea ? ", e.g. '" : "", idea ? idea : "",
+                     idea ? "'" : "");
             return false;
         }
         for (size_t k = 0; k < i; k++)

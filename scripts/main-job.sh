@@ -13,6 +13,7 @@ bash scripts/run-examples.sh build
 # day: the refund loop's, and the agent's (one decision per tool call step).
 for log in build/examples/refund/refund-decisions.log build/examples/agent/agent-decisions.log; do
   if [ -f "$log" ]; then
+    echo
     echo "==> build/generator/contractc stats $log"
     build/generator/contractc stats "$log"
   fi

@@ -42,3 +42,9 @@ add_test(NAME toolset_refuses_a_name_that_is_not_an_identifier
           ${CMAKE_CURRENT_BINARY_DIR}/toolset-refused)
 set_tests_properties(toolset_refuses_a_name_that_is_not_an_identifier PROPERTIES
   PASS_REGULAR_EXPRESSION "the toolset name 'Tools-1' is not \\[a-z\\]\\[a-z0-9_\\]\\*.*\nexit=2\n$")
+add_test(NAME toolset_refuses_a_name_the_runtime_owns
+  COMMAND sh -c "\"$1\" toolset contractc_tools \"$2\" -o \"$3\"; echo exit=$?" sh
+          $<TARGET_FILE:contractc> ${PROJECT_SOURCE_DIR}/examples/agent/lookup_order.contract.yaml
+          ${CMAKE_CURRENT_BINARY_DIR}/toolset-refused)
+set_tests_properties(toolset_refuses_a_name_the_runtime_owns PROPERTIES
+  PASS_REGULAR_EXPRESSION "the toolset name 'contractc_tools' is reserved: names starting with 'contractc' are the runtime's own\nexit=2\n$")
