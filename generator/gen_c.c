@@ -968,15 +968,6 @@ static void emit_text_array(cc_buf_t *b, const char *name, const char *text, siz
 
 /* ---- entry --------------------------------------------------------------- */
 
-static char *upper(const char *s)
-{
-    char *u = cc_strdup(s);
-    for (char *p = u; p && *p; p++)
-        if (*p >= 'a' && *p <= 'z')
-            *p = (char)(*p - 'a' + 'A');
-    return u;
-}
-
 static void dialect_ident(cc_buf_t *b, const char *name, const char *dialect)
 {
     cc_buf_printf(b, "%s_schema_", name);
@@ -999,7 +990,7 @@ bool cc_emit_c(const cc_contract_t *m, const cc_tables_t *t, const cc_c_inputs_t
     e.items_typed = calloc(t->item_count + 1, sizeof(bool));
     cc_buf_t texts = CC_BUF_INIT, decls = CC_BUF_INIT, hb = CC_BUF_INIT, sb = CC_BUF_INIT;
     cc_buf_t enum_functions = CC_BUF_INIT, enum_doc = CC_BUF_INIT;
-    char *guard = NULL, *upname = upper(m->name);
+    char *guard = NULL, *upname = cc_upper(m->name);
     bool ok = e.object_done && e.object_typed && e.items_done && e.items_typed && upname;
     if (ok) {
         for (size_t i = 0; i < t->enum_count; i++)

@@ -26,16 +26,6 @@
 #include "lexical.h"
 #include "reserved.h"
 
-/* NAME in capitals, for the enum constants; NULL out of memory. */
-static char *toolset_upper(const char *s)
-{
-    char *u = cc_strdup(s);
-    for (char *p = u; p && *p; p++)
-        if (*p >= 'a' && *p <= 'z')
-            *p = (char)(*p - 'a' + 'A');
-    return u;
-}
-
 /* True when `a` followed by '_' begins `b`: b is in a's C namespace. */
 static bool owns_prefix(const char *a, const char *b)
 {
@@ -104,13 +94,13 @@ bool cc_emit_toolset(const char *name, const cc_toolset_member_t *members, size_
                      char **header, size_t *header_len, char **source, size_t *source_len)
 {
     *header = *source = NULL;
-    char *up = toolset_upper(name);
+    char *up = cc_upper(name);
     cc_buf_t files = CC_BUF_INIT, doc = CC_BUF_INIT, includes = CC_BUF_INIT,
              enums = CC_BUF_INIT, unions = CC_BUF_INIT, tools = CC_BUF_INIT,
              records = CC_BUF_INIT, guard = CC_BUF_INIT, hb = CC_BUF_INIT, sb = CC_BUF_INIT;
     for (size_t i = 0; up && i < count; i++) {
         const cc_toolset_member_t *m = &members[i];
-        char *mup = toolset_upper(m->name);
+        char *mup = cc_upper(m->name);
         if (!mup) {
             free(up);
             up = NULL;

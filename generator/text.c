@@ -194,3 +194,12 @@ char *cc_read_file(const char *path, size_t *len)
         errno = ENOMEM;
     return p;
 }
+
+char *cc_upper(const char *s)
+{
+    char *u = cc_strdup(s);
+    for (char *p = u; p && *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    return u;
+}

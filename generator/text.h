@@ -51,6 +51,9 @@ void cc_buf_free(cc_buf_t *b);
 /* strdup/strndup that return NULL on NULL input. */
 char *cc_strdup(const char *s);
 char *cc_strndup(const char *s, size_t n);
+/* A malloc'd copy of s with a-z in capitals (a C identifier's macro or
+ * constant form: REFUND_REQUEST_H); NULL out of memory. */
+char *cc_upper(const char *s);
 
 /* Reads a whole file (binary); NULL on error with errno set.  free() it. */
 char *cc_read_file(const char *path, size_t *len);

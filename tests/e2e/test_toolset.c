@@ -251,18 +251,25 @@ static int agent_model(void *user, const contractc_transcript_t *t, contractc_mo
     return 0;
 }
 
+/* The agent turn's start: a fresh script, a transcript holding the email
+ * as the user's turn, and a loop over agent_model. */
+static void agent_begin(agent_script_t *s, contractc_transcript_t *t, contractc_loop_t *loop)
+{
+    memset(s, 0, sizeof *s);
+    contractc_transcript_init(t, NULL);
+    ck_assert_int_eq(contractc_transcript_add(t, CONTRACTC_ROLE_USER, email, strlen(email)),
+                     CONTRACTC_OK);
+    memset(loop, 0, sizeof *loop);
+    loop->model = agent_model;
+    loop->model_user = s;
+}
+
 START_TEST(the_loop_over_a_toolset_routes_every_call_and_repairs_a_text_reply_and_a_bad_call)
 {
     agent_script_t s;
-    memset(&s, 0, sizeof s);
     contractc_transcript_t t;
-    contractc_transcript_init(&t, NULL);
-    ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_USER, email, strlen(email)),
-                     CONTRACTC_OK);
     contractc_loop_t loop;
-    memset(&loop, 0, sizeof loop);
-    loop.model = agent_model;
-    loop.model_user = &s;
+    agent_begin(&s, &t, &loop);
     invoice_t inv;
     refund_request_t refund;
     memset(&refund, 0xAB, sizeof refund);
@@ -328,15 +335,9 @@ END_TEST
 START_TEST(the_loop_over_a_toolset_refuses_a_bad_set_or_source_before_calling_the_model)
 {
     agent_script_t s;
-    memset(&s, 0, sizeof s);
     contractc_transcript_t t;
-    contractc_transcript_init(&t, NULL);
-    ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_USER, email, strlen(email)),
-                     CONTRACTC_OK);
     contractc_loop_t loop;
-    memset(&loop, 0, sizeof loop);
-    loop.model = agent_model;
-    loop.model_user = &s;
+    agent_begin(&s, &t, &loop);
     invoice_t inv;
     refund_request_t refund;
     void *const records[] = {&inv, &refund};
@@ -480,15 +481,9 @@ END_TEST
 START_TEST(the_generated_toolset_runs_the_loop_into_its_call_type)
 {
     agent_script_t s;
-    memset(&s, 0, sizeof s);
     contractc_transcript_t t;
-    contractc_transcript_init(&t, NULL);
-    ck_assert_int_eq(contractc_transcript_add(&t, CONTRACTC_ROLE_USER, email, strlen(email)),
-                     CONTRACTC_OK);
     contractc_loop_t loop;
-    memset(&loop, 0, sizeof loop);
-    loop.model = agent_model;
-    loop.model_user = &s;
+    agent_begin(&s, &t, &loop);
     billing_tools_call_t call;
     contractc_decision_t d;
     ck_assert_int_eq(billing_tools_loop_run(&loop, &t, email, strlen(email), &call, &d),
