@@ -2,8 +2,8 @@
 /*
  * fuzz_generated.c - the generated parsers of the test contracts
  * (refund_request, which has a source text, and invoice, which has none;
- * and language v2's signup_form, support_route, sensor_log and asset_tags,
- * without one), built from tests/data/contracts at build time, on
+ * and language v2's signup_form, support_route, sensor_log, asset_tags and
+ * api_capture, without one), built from tests/data/contracts at build time, on
  * arbitrary bytes.
  *
  * Input: REPLY, or REPLY 0xFF 0xFE SOURCE (the source may be anything,
@@ -21,6 +21,7 @@
  *     a value it could not read back;
  *   - refund_request without a source, and invoice with one, are EINVAL.
  */
+#include "api_capture.h"
 #include "asset_tags.h"
 #include "fuzz_common.h"
 #include "invoice.h"
@@ -114,11 +115,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     run(&refund_request_contract, reply, reply_len, src, source_len);
     run(&invoice_contract, reply, reply_len, NULL, 0);
     /* language v2's reader paths: keys and optional, tagged unions, arrays
-     * of nullable items, maps */
+     * of nullable items, maps, any JSON values */
     run(&signup_form_contract, reply, reply_len, NULL, 0);
     run(&support_route_contract, reply, reply_len, NULL, 0);
     run(&sensor_log_contract, reply, reply_len, NULL, 0);
     run(&asset_tags_contract, reply, reply_len, NULL, 0);
+    run(&api_capture_contract, reply, reply_len, NULL, 0);
 
     /* the wrong use of the source: an error outcome, never a parse */
     refund_request_t r;

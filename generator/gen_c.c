@@ -104,6 +104,7 @@ static const char *type_enum_name(contractc_type_t type)
     case CONTRACTC_TYPE_ARRAY: return "CONTRACTC_TYPE_ARRAY";
     case CONTRACTC_TYPE_UNION: return "CONTRACTC_TYPE_UNION";
     case CONTRACTC_TYPE_MAP: return "CONTRACTC_TYPE_MAP";
+    case CONTRACTC_TYPE_JSON: return "CONTRACTC_TYPE_JSON";
     default: break;
     }
     return "0";
@@ -139,7 +140,8 @@ static void c_literal(cc_buf_t *b, const char *s)
 static void value_c_type(cc_buf_t *b, const cc_value_t *v)
 {
     switch (v->type) {
-    case CONTRACTC_TYPE_STRING: cc_buf_puts(b, "contractc_string_t"); break;
+    case CONTRACTC_TYPE_STRING:
+    case CONTRACTC_TYPE_JSON: cc_buf_puts(b, "contractc_string_t"); break;
     case CONTRACTC_TYPE_INTEGER:
     case CONTRACTC_TYPE_DECIMAL: cc_buf_puts(b, "int64_t"); break;
     case CONTRACTC_TYPE_NUMBER: cc_buf_puts(b, "double"); break;
@@ -329,6 +331,10 @@ static void member_comment(cc_buf_t *b, const cc_field_t *f)
         cc_buf_printf(b, " in minor units, scale %u", (unsigned)v->scale);
     if (v->type == CONTRACTC_TYPE_STRING)
         cc_buf_puts(b, ", UTF-8, NUL-terminated");
+    if (v->type == CONTRACTC_TYPE_JSON)
+        cc_buf_puts(b, ": the value's JSON text as sent, NUL-terminated");
+    if (v->type == CONTRACTC_TYPE_JSON && v->has_max_length)
+        cc_buf_printf(b, ", at most %u bytes", (unsigned)v->max_length);
     if (v->grounded)
         cc_buf_puts(b, ", grounded");
     if (f->nullable)
@@ -430,7 +436,7 @@ static void emit_object_type(emit_t *e, size_t index)
             put_member(b, decl.data ? decl.data : "", "true: the reply said null");
             decl.len = 0;
         }
-        if (v->type == CONTRACTC_TYPE_STRING) {
+        if (cc_type_has_len(v->type)) {
             cc_buf_printf(&decl, "const char *%s", f->c_member);
         } else if (v->type == CONTRACTC_TYPE_ARRAY) {
             item_c_type(&decl, v->items);
@@ -445,9 +451,9 @@ static void emit_object_type(emit_t *e, size_t index)
         b->failed |= decl.failed || comment.failed;
         put_member(b, decl.data ? decl.data : "", comment.data);
         decl.len = 0;
-        if (v->type == CONTRACTC_TYPE_STRING || v->type == CONTRACTC_TYPE_ARRAY ||
+        if (cc_type_has_len(v->type) || v->type == CONTRACTC_TYPE_ARRAY ||
             v->type == CONTRACTC_TYPE_MAP) {
-            bool string = v->type == CONTRACTC_TYPE_STRING;
+            bool string = cc_type_has_len(v->type);
             cc_buf_printf(&decl, "size_t %s_%s", f->c_member, string ? "len" : "count");
             b->failed |= decl.failed;
             put_member(b, decl.data ? decl.data : "",
@@ -608,6 +614,11 @@ static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
         }
         if (v->grounded)
             cc_buf_printf(b, "%s    .grounded = true,\n", indent);
+        break;
+    case CONTRACTC_TYPE_JSON: /* max_bytes (docs/contract-language.md §4.13) */
+        cc_buf_printf(b, "%s    .max_length = ", indent);
+        put_u32(b, v->max_length);
+        cc_buf_puts(b, ",\n");
         break;
     case CONTRACTC_TYPE_INTEGER:
     case CONTRACTC_TYPE_DECIMAL:
@@ -864,7 +875,7 @@ static void emit_object_tables(emit_t *e, size_t index)
             cc_buf_puts(b, "CONTRACTC_ABSENT");
         else
             cc_buf_printf(b, "offsetof(%s, %s_%s)", ct, mf->c_member,
-                          mf->value.type == CONTRACTC_TYPE_STRING ? "len" : "count");
+                          cc_type_has_len(mf->value.type) ? "len" : "count");
         if (e->t->contract.abi >= 2) { /* ABI 2's members (contractc.h) */
             cc_buf_printf(b, ",\n        .optional = %s, .null_offset = ",
                           f->optional ? "true" : "false");

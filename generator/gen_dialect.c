@@ -149,6 +149,10 @@ typedef struct dctx {
     bool has_map;
     cc_mark_t first_map;        /* the first map's field (or value) */
     char *first_map_path;       /* its RFC 9535 path, owned */
+    /* v2 json (docs/contract-language.md §4.13, docs/dialects.md section 5) */
+    bool has_json;
+    cc_mark_t first_json;       /* the first json value's field (or value) */
+    char *first_json_path;      /* its RFC 9535 path, owned */
 } dctx_t;
 
 /* A property key Anthropic's API takes: [a-zA-Z0-9_.-]{1,64}. */
@@ -773,6 +777,31 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
         }
         break;
     }
+    case CONTRACTC_TYPE_JSON:
+        /* docs/dialects.md section 5, the json row: the portable schema {}
+         * has no `type`, which OpenAI strict and Gemini require of every
+         * schema, and it admits objects of free keys, which Anthropic strict
+         * refuses (refused in over_limits); llama.cpp reads {} as any value;
+         * max_bytes has no keyword anywhere. */
+        if (!c->has_json) {
+            c->has_json = true;
+            c->first_json = f ? f->mark : v->mark;
+            c->first_json_path = cc_strdup(path);
+            if (!c->first_json_path)
+                c->failed = true;
+        }
+        if (v->has_max_length && c->d == D_LLAMA) {
+            add_note(c, path, "max_bytes %" PRIu32 " (the JSON text's length) not carried by %s "
+                     "(no keyword bounds a value's text); %s; the parser enforces it",
+                     v->max_length, D, where);
+            if (own_words) {
+                begin_sentence(words);
+                s = words->len;
+                cc_buf_printf(words, "at most %" PRIu32 " bytes of JSON text", v->max_length);
+                end_sentence(words, s);
+            }
+        }
+        break;
     default:
         break;
     }
@@ -919,6 +948,19 @@ static bool over_limits(const dctx_t *c, cc_diags_t *diags)
                  k_fallback);
         over = true;
     }
+    if ((c->d == D_OPENAI || c->d == D_GEMINI || c->d == D_ANTHROPIC) && c->has_json) {
+        cc_error(diags, k->path, c->first_json,
+                 "the %s dialect is refused: %s is any JSON value (type: json), whose schema {} "
+                 "%s (docs/dialects.md section 5); give the value a type (an object with fields, "
+                 "a map, a string holding the JSON text), or %s",
+                 c->name, c->first_json_path ? c->first_json_path : "a field",
+                 c->d == D_ANTHROPIC
+                     ? "admits objects of free keys, and Anthropic structured outputs requires "
+                       "'additionalProperties: false' on every object"
+                     : "has no 'type', which every schema must have there",
+                 k_fallback);
+        over = true;
+    }
     if (c->d != D_OPENAI)
         return over;
     cc_mark_t whole = k->name_mark;
@@ -976,6 +1018,8 @@ static void free_notes(dctx_t *c)
 {
     free(c->first_map_path);
     c->first_map_path = NULL;
+    free(c->first_json_path);
+    c->first_json_path = NULL;
     for (size_t i = 0; i < c->note_count; i++) {
         free(c->notes[i].path);
         free(c->notes[i].text);

@@ -65,12 +65,14 @@ typedef struct gb {
     bool oom;
     /* the shared rules a value used */
     bool use_char, use_number, use_number_pos, use_date, use_datetime, use_boolean;
+    bool use_json; /* json-value and its rules (docs/contract-language.md §4.13) */
 } gb_t;
 
 /* Names of the shared rules (reserved before any field's rule). */
 static const char *const shared_names[] = {
     "root", "ws", "char", "char-escape", "hex", "number", "number-nonneg", "number-body",
     "boolean", "date", "date-time", "year", "leap-year", "time", "two-digit-hour", "minute",
+    "json-value", "json-member", "json-number",
 };
 
 /* ---- rules and names ------------------------------------------------------- */
@@ -1163,6 +1165,25 @@ static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *ba
         cc_buf_free(&vp);
         return;
     }
+    case CONTRACTC_TYPE_JSON: {
+        /* docs/contract-language.md §4.13: any JSON value, the reader's
+         * strings (char) and numbers of the JSON grammar alone */
+        g->use_json = g->use_char = true;
+        cc_buf_puts(&b, "json-value");
+        cc_buf_t w = CC_BUF_INIT;
+        cc_buf_printf(&w, "distinct keys in its objects and nesting within reply.max_depth %" PRIu32
+                          " not carried by the grammar (a context-free grammar cannot exclude a "
+                          "key written twice; json-value nests without a bound)",
+                      g->m->max_depth);
+        note(g, path, &w);
+        if (v->has_max_length) {
+            cc_buf_t m = CC_BUF_INIT;
+            cc_buf_printf(&m, "max_bytes %" PRIu32 " not carried by the grammar (the length of "
+                              "a value's text has no bound in it)", v->max_length);
+            note(g, path, &m);
+        }
+        break;
+    }
     default:
         cc_buf_puts(&b, "[^\\x00-\\U0010FFFF]");
         break;
@@ -1514,6 +1535,16 @@ static const char number_rules[] =
     "[0-9]{0,15} | \"7\" ([0-8] [0-9]{0,14})?))? [eE] \"+\"? \"308\" | ([3-9] (\".\" [0-9]{1,16})? "
     "| \"2.\" [5-9] [0-9]{0,15}) [eE] \"-324\"\n";
 
+/* Any JSON value (docs/contract-language.md §4.13): RFC 8259's grammar
+ * with the reader's strings (char: no \u0000, no lone surrogate) and its
+ * numbers by the grammar alone, as a json value's are read. */
+static const char json_rules[] =
+    "json-value ::= \"{\" ws (json-member (ws \",\" ws json-member)* ws)? \"}\" | \"[\" ws "
+    "(json-value (ws \",\" ws json-value)* ws)? \"]\" | \"\\\"\" char* \"\\\"\" | json-number | "
+    "\"true\" | \"false\" | \"null\"\n"
+    "json-member ::= \"\\\"\" char* \"\\\"\" ws \":\" ws json-value\n"
+    "json-number ::= \"-\"? (\"0\" | [1-9] [0-9]*) (\".\" [0-9]+)? ([eE] [-+]? [0-9]+)?\n";
+
 static const char date_rules[] =
     "date ::= year \"-\" ((\"0\" [13578] | \"1\" [02]) \"-\" (\"0\" [1-9] | [12] [0-9] | \"3\" [01])"
     " | (\"0\" [469] | \"11\") \"-\" (\"0\" [1-9] | [12] [0-9] | \"30\") | \"02-\" (\"0\" [1-9] | \"1\" "
@@ -1569,6 +1600,8 @@ bool cc_emit_gbnf(const cc_contract_t *m, char **grammar, size_t *grammar_len, c
         cc_buf_puts(&out, "number-nonneg ::= number-body\n");
     if (g.use_number || g.use_number_pos)
         cc_buf_puts(&out, number_rules);
+    if (g.use_json)
+        cc_buf_puts(&out, json_rules);
 
     cc_buf_t nt = CC_BUF_INIT;
     cc_buf_printf(&nt, "# %s.gbnf: what the grammar does not carry (docs/grammar.md).\n"

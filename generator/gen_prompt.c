@@ -184,6 +184,9 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
             put_phrase(b, v->items, NULL, false);
         }
         break;
+    case CONTRACTC_TYPE_JSON:
+        cc_phrase_json(b, v);
+        break;
     default:
         break;
     }

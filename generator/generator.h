@@ -81,6 +81,12 @@ void cc_phrase_date(cc_buf_t *b, const cc_value_t *v, const char *written);
  * "question"' (the prompt's, and the dialects' descriptions). */
 void cc_phrase_union(cc_buf_t *b, const cc_value_t *v);
 
+/* Any JSON value's phrase (docs/contract-language.md §4.13): 'any JSON
+ * value (an object, a list, ...; no key twice in one object)', then ', at
+ * most N bytes of JSON text' for max_bytes (the prompt's, and the
+ * dialects' descriptions). */
+void cc_phrase_json(cc_buf_t *b, const cc_value_t *v);
+
 /* A variant's heading line in the prompt, without its end: 'when
  * route.intent is "refund"' (`path` as the prompt writes it). */
 void cc_phrase_variant(cc_buf_t *b, const char *path, const cc_value_t *v, size_t variant);

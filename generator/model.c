@@ -24,9 +24,15 @@ const char *cc_type_name(contractc_type_t type)
     case CONTRACTC_TYPE_ARRAY: return "array";
     case CONTRACTC_TYPE_MAP: return "map";
     case CONTRACTC_TYPE_UNION: return "union";
+    case CONTRACTC_TYPE_JSON: return "json";
     default: break; /* the types of v2 name themselves where they are built */
     }
     return "?";
+}
+
+bool cc_type_has_len(contractc_type_t type)
+{
+    return type == CONTRACTC_TYPE_STRING || type == CONTRACTC_TYPE_JSON;
 }
 
 void cc_enum_free(cc_enum_t *e)

@@ -284,6 +284,11 @@ void cc_enum_free(cc_enum_t *enumeration);
  * a value out of range. */
 const char *cc_type_name(contractc_type_t type);
 
+/* True for the types whose C member is a pointer to NUL-terminated bytes
+ * and a size_t X_len (contractc_string_t as an item): string, and json,
+ * whose bytes are the value's JSON text (docs/contract-language.md §4.13). */
+bool cc_type_has_len(contractc_type_t type);
+
 /* The descriptor ABI (contractc.h) the contract's tables are written for:
  * 1 unless it uses what ABI 2 added (an optional field, a union, nullable
  * array items, a map), so that the

@@ -691,7 +691,7 @@ static void name_object(namer_t *N, cc_object_t *o, const char *base, const char
         if (f->nullable && f->optional)
             add_member(N, &members, f, fw, fmt("%s_null", f->c_member),
                        fmt("the null flag of %s", fw), &refused);
-        if (f->value.type == CONTRACTC_TYPE_STRING)
+        if (cc_type_has_len(f->value.type))
             add_member(N, &members, f, fw, fmt("%s_len", f->c_member),
                        fmt("the length of %s", fw), &refused);
         if (f->value.type == CONTRACTC_TYPE_ARRAY)

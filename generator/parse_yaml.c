@@ -33,6 +33,7 @@
  *                 | items*: items | min_items: INT | max_items: INT (array)
  *                 | values*: items | key_pattern: STR
  *                 | min_entries: INT | max_entries: INT           (map, v2)
+ *                 | max_bytes: INT                             (json, v2)
  *   values      ::= SEQ[ SCALAR | MAP{ value*: SCALAR, c_name: C_IDENT } ... ] (1 or more)
  *   rules       ::= SEQ[ rule ... ]
  *   rule        ::= MAP{ id: STR, prompt: STR, and exactly one of:
@@ -777,6 +778,7 @@ enum field_key {
     FK_OPTIONAL, FK_C_NAME, /* v2 keys and optional */
     FK_TAG, FK_VARIANTS,    /* v2 tagged unions */
     FK_KEY_PATTERN, FK_MIN_ENTRIES, FK_MAX_ENTRIES, /* v2 map */
+    FK_MAX_BYTES,           /* v2 json */
     FK_COUNT
 };
 
@@ -787,7 +789,8 @@ static const char *const field_keys[FK_COUNT] = {
     "items", "min_items", "max_items",
     "optional", "c_name",
     "tag", "variants",
-    "key_pattern", "min_entries", "max_entries"
+    "key_pattern", "min_entries", "max_entries",
+    "max_bytes"
 };
 
 #define TBIT(t) (1u << (t))
@@ -803,14 +806,16 @@ static const unsigned field_key_types[FK_COUNT] = {
     TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY), TBIT(CONTRACTC_TYPE_ARRAY),
     0, 0,
     TBIT(CONTRACTC_TYPE_UNION), TBIT(CONTRACTC_TYPE_UNION),
-    TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_MAP)
+    TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_MAP), TBIT(CONTRACTC_TYPE_MAP),
+    TBIT(CONTRACTC_TYPE_JSON)
 };
 
 static const char *const builtin_types[] = {
     "string", "integer", "number", "boolean", "decimal",
     "enum", "date", "datetime", "object", "array",
     "union", /* CONTRACTC_TYPE_UNION: the position gives the type */
-    "map" /* v2: not in CONTRACTC_TYPE_* order; builtin_type() names it first */
+    "map", /* v2: not in CONTRACTC_TYPE_* order; builtin_type() names it first */
+    "json" /* v2, likewise */
 };
 #define BUILTIN_COUNT (sizeof builtin_types / sizeof builtin_types[0])
 
@@ -818,7 +823,9 @@ static contractc_type_t builtin_type(const char *name)
 {
     if (strcmp(name, "map") == 0) /* v2 (docs/contract-language.md §4.12) */
         return CONTRACTC_TYPE_MAP;
-    for (size_t i = 0; i + 1 < BUILTIN_COUNT; i++)
+    if (strcmp(name, "json") == 0) /* v2 (docs/contract-language.md §4.13) */
+        return CONTRACTC_TYPE_JSON;
+    for (size_t i = 0; i + 2 < BUILTIN_COUNT; i++)
         if (strcmp(builtin_types[i], name) == 0)
             return (contractc_type_t)(CONTRACTC_TYPE_STRING + (int)i);
     return (contractc_type_t)0;
@@ -1312,7 +1319,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                         cc_error(L->d, L->path, slot[FK_TYPE]->mark,
                                  "unknown type '%s' %s; a type is one of string, integer, "
                                  "number, boolean, decimal, enum, date, datetime, object, "
-                                 "array, union, map or a name from 'types'",
+                                 "array, union, map, json or a name from 'types'",
                                  t, in_what);
                     free(cand);
                 }
@@ -1391,6 +1398,14 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                 cc_error(L->d, L->path, key[k]->mark,
                          "'grounded' applies to strings only; this is a field of type %s",
                          cc_type_name(v->type));
+            else if ((k == FK_MIN_LENGTH || k == FK_MAX_LENGTH) && v->type == CONTRACTC_TYPE_JSON)
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key '%s' is not valid for a field of type json; bound a json value's "
+                         "text with max_bytes (in bytes)", field_keys[k]);
+            else if (k == FK_MAX_BYTES && v->type == CONTRACTC_TYPE_STRING)
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key 'max_bytes' is not valid for a field of type string; bound a "
+                         "string with max_length (in characters)");
             else
                 cc_error(L->d, L->path, key[k]->mark,
                          "key '%s' is not valid for a field of type %s", field_keys[k],
@@ -1417,6 +1432,19 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
     } else if (slot[FK_NULLABLE] && get_bool(L, slot[FK_NULLABLE], "nullable", &v->nullable)) {
         /* items that may be null: language v2 (docs/contract-language.md §4.6) */
         v->nullable_mark = key[FK_NULLABLE]->mark;
+    }
+
+    if (v->type == CONTRACTC_TYPE_JSON && slot[FK_NULLABLE] &&
+        ((f && f->nullable) || (!f && v->nullable))) {
+        /* docs/contract-language.md §4.13: null is one of the values already */
+        cc_error(L->d, L->path, key[FK_NULLABLE]->mark,
+                 "'nullable' is not valid on a json value: null is one of the JSON values it "
+                 "takes already; leave 'nullable' out%s",
+                 f ? " (and write optional: true if the key may be absent)" : "");
+        if (f)
+            f->nullable = false;
+        else
+            v->nullable = false;
     }
 
     if (v->type == CONTRACTC_TYPE_MAP && !f) {
@@ -1574,6 +1602,17 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
     case CONTRACTC_TYPE_UNION:
         load_union(L, map, v, slot[FK_TAG], slot[FK_VARIANTS], in_what);
         break;
+    case CONTRACTC_TYPE_JSON:
+        /* docs/contract-language.md §4.13: max_bytes bounds the value's text
+         * (kept in max_length, in bytes) */
+        if (slot[FK_MAX_BYTES] && get_count(L, slot[FK_MAX_BYTES], "max_bytes", &v->max_length)) {
+            v->has_max_length = true;
+            if (v->max_length == 0)
+                cc_error(L->d, L->path, slot[FK_MAX_BYTES]->mark,
+                         "max_bytes 0 admits no JSON value; the shortest, such as 0, take "
+                         "1 byte");
+        }
+        break;
     default:
         break;
     }
@@ -1583,12 +1622,14 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
         if (e->poisoned) {
             /* reported */
         } else if (v->type == CONTRACTC_TYPE_OBJECT || v->type == CONTRACTC_TYPE_ARRAY ||
-                   v->type == CONTRACTC_TYPE_UNION || v->type == CONTRACTC_TYPE_MAP) {
+                   v->type == CONTRACTC_TYPE_UNION || v->type == CONTRACTC_TYPE_MAP ||
+                   v->type == CONTRACTC_TYPE_JSON) {
             cc_error(L->d, L->path, key[FK_EXAMPLE]->mark,
                      "'example' is for scalar fields; this is a field of type %s (to show the "
                      "model %s, write it in 'format_text')",
                      cc_type_name(v->type), v->type == CONTRACTC_TYPE_ARRAY ? "a list"
                                             : v->type == CONTRACTC_TYPE_MAP ? "a map"
+                                            : v->type == CONTRACTC_TYPE_JSON ? "a JSON value"
                                                                             : "an object");
         } else if (e->kind != Y_SCALAR) {
             cc_error(L->d, L->path, e->mark, "'example' expects a scalar, found %s",

@@ -228,6 +228,7 @@ bool cc_value_has_example(const cc_field_t *field)
     case CONTRACTC_TYPE_ARRAY:
     case CONTRACTC_TYPE_UNION:
     case CONTRACTC_TYPE_MAP:
+    case CONTRACTC_TYPE_JSON:
         return false;
     default:
         return true;
@@ -314,9 +315,7 @@ void cc_phrase_each_item(cc_buf_t *b, const cc_value_t *items)
         cc_buf_puts(b, "null or ");
 }
 
-/* A count range in words: "exactly N", "N to M", "at least N", "at most
- * M", followed by the singular or plural noun; a minimum of 0 says
- * nothing, and with no bound left nothing is written. */
+/* generator.h: a tagged union's phrase. */
 void cc_phrase_union(cc_buf_t *b, const cc_value_t *v)
 {
     cc_buf_puts(b, v->variant_count == 1 ? "an object of this kind, said by its key "
@@ -341,6 +340,17 @@ void cc_phrase_variant(cc_buf_t *b, const char *path, const cc_value_t *v, size_
     cc_buf_json_string(b, v->variants[variant].name, strlen(v->variants[variant].name));
 }
 
+void cc_phrase_json(cc_buf_t *b, const cc_value_t *v)
+{
+    cc_buf_puts(b, "any JSON value (an object, a list, a string, a number, true, false or null; "
+                   "no key twice in one object)");
+    if (v->has_max_length)
+        cc_buf_printf(b, ", at most %u bytes of JSON text", (unsigned)v->max_length);
+}
+
+/* A count range in words: "exactly N", "N to M", "at least N", "at most
+ * M", followed by the singular or plural noun; a minimum of 0 says
+ * nothing, and with no bound left nothing is written. */
 void cc_phrase_count(cc_buf_t *b, bool has_min, uint32_t min, bool has_max, uint32_t max,
                       const char *one, const char *many)
 {

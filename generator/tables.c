@@ -138,6 +138,7 @@ static layout_t value_layout(build_t *b, const cc_value_t *v)
     layout_t l = {0, 1};
     switch (v->type) {
     case CONTRACTC_TYPE_STRING:
+    case CONTRACTC_TYPE_JSON:
         l.size = sizeof(contractc_string_t);
         l.align = CONTRACTC_ALIGNOF(contractc_string_t);
         break;
@@ -245,6 +246,7 @@ static uint32_t min_json_bytes(const cc_value_t *v, unsigned depth)
     case CONTRACTC_TYPE_INTEGER:
     case CONTRACTC_TYPE_NUMBER: return 1;             /* 0 */
     case CONTRACTC_TYPE_STRING: return 2;             /* "" */
+    case CONTRACTC_TYPE_JSON: return 1;               /* 0 */
     case CONTRACTC_TYPE_DECIMAL: return 3;            /* "0" */
     case CONTRACTC_TYPE_ENUM: return 2;
     case CONTRACTC_TYPE_DATE: return 12;
@@ -303,7 +305,8 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
                         contractc_value_t *out, const char *owner_ident)
 {
     out->type = v->type;
-    if (v->type == CONTRACTC_TYPE_STRING) {
+    if (v->type == CONTRACTC_TYPE_STRING || v->type == CONTRACTC_TYPE_JSON) {
+        /* json: max_bytes, in bytes (docs/contract-language.md §4.13) */
         out->min_length = v->has_min_length ? v->min_length : 0;
         out->max_length = v->has_max_length ? v->max_length : CONTRACTC_UNBOUNDED;
     }
@@ -561,7 +564,7 @@ static void build_object(build_t *b, const cc_object_t *o, const char *ident)
             at += sizeof(bool);
         }
         layout_t l;
-        if (mf->value.type == CONTRACTC_TYPE_STRING || mf->value.type == CONTRACTC_TYPE_ARRAY ||
+        if (cc_type_has_len(mf->value.type) || mf->value.type == CONTRACTC_TYPE_ARRAY ||
             mf->value.type == CONTRACTC_TYPE_MAP) {
             /* const char *X / T *X / E *X, then size_t X_len / X_count */
             at = round_up(at, CONTRACTC_ALIGNOF(void *));

@@ -1226,6 +1226,11 @@ static bool is_object(const unsigned char *kinds, uint32_t level)
 
 bool cc_skip_value(cc_reader_t *r)
 {
+    return cc_walk_value(r, NULL);
+}
+
+bool cc_walk_value(cc_reader_t *r, const cc_walk_t *w)
+{
     /* One bit per container this call opened (1 = object, 0 = array).  The
      * reader caps depth at CC_READER_DEPTH_CAP, so the stack cannot
      * overflow: cc_enter fails first. */
@@ -1256,14 +1261,20 @@ bool cc_skip_value(cc_reader_t *r)
                 return false;
             object = c == '{';
             set_kind(kinds, level++, object);
+            if (w && !w->open(w->user, object))
+                return false;
             if (cc_peek(r) == (object ? '}' : ']')) {
                 r->p++;
                 cc_leave(r);
                 level--;
+                if (w)
+                    w->close(w->user);
                 state = AFTER_VALUE;
             } else {
                 context = "after '['";
                 state = object ? WANT_KEY : WANT_VALUE;
+                if (!object && w && !w->item(w->user))
+                    return false;
             }
             break;
 
@@ -1280,6 +1291,8 @@ bool cc_skip_value(cc_reader_t *r)
             if (!cc_scan_string(r, &key) ||
                 !cc_expect(r, ':', "':' after the key"))
                 return false;
+            if (w && !w->key(w->user, &key))
+                return false;
             context = "after ':'";
             state = WANT_VALUE;
             break;
@@ -1293,6 +1306,8 @@ bool cc_skip_value(cc_reader_t *r)
                 r->p++;
                 cc_leave(r);
                 level--;
+                if (w)
+                    w->close(w->user);
                 break;
             }
             if (c != ',')
@@ -1310,6 +1325,8 @@ bool cc_skip_value(cc_reader_t *r)
                                         "of an array");
             context = "after ','";
             state = object ? WANT_KEY : WANT_VALUE;
+            if (!object && w && !w->item(w->user))
+                return false;
             break;
         }
     }

@@ -177,6 +177,22 @@ CC_PRIVATE bool cc_scan_literal(cc_reader_t *r, cc_literal_t *which);
  * same strictness and depth accounting; the value is discarded. */
 CC_PRIVATE bool cc_skip_value(cc_reader_t *r);
 
+/* What cc_walk_value tells its caller about the value it reads: each
+ * callback gets `user`; one that returns false stops the walk, which then
+ * returns false without a problem of its own (the caller knows why). */
+typedef struct cc_walk {
+    bool (*open)(void *user, bool object);   /* '{' (object) or '[' was entered */
+    bool (*key)(void *user, const cc_string_token_t *key); /* a key and its ':' */
+    bool (*item)(void *user);                /* an item of the innermost array begins */
+    void (*close)(void *user);               /* the innermost container closed */
+    void *user;
+} cc_walk_t;
+
+/* cc_skip_value, telling `walk` (NULL: nobody) of every container, key and
+ * array item as it reads them: the one reader of a `json` value
+ * (docs/contract-language.md §4.13), which must see its keys. */
+CC_PRIVATE bool cc_walk_value(cc_reader_t *r, const cc_walk_t *walk);
+
 /* Records a document-level problem at byte offset `offset` of raw (only the
  * first one is kept).  `message` is the log's text too (fail_log ""), so it
  * holds no byte of the reply.  Always returns false. */

@@ -7,7 +7,8 @@
  * back to the same double, decimals as strings with exactly `scale` fraction
  * digits, enums as their value, dates and date-times as received, null for
  * values not stated; an optional key the reply left out is not written (one
- * it gave as null is written as null: docs/contract-language.md §4.10).
+ * it gave as null is written as null: docs/contract-language.md §4.10); a
+ * json value as sent without its insignificant white space (§4.13).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,30 @@ static void put_datetime(out_t *o, const contractc_datetime_t *d)
 static void put_object(out_t *o, const contractc_object_t *obj, const unsigned char *base,
                        const contractc_value_t *tagged, const contractc_variant_t *variant);
 
+/* A json value's text s[0..n) (read and checked by the reader) without its
+ * insignificant white space (docs/contract-language.md §4.13): the bytes
+ * of strings as sent, escapes included, and nothing else changed. */
+static void put_json_text(out_t *o, const char *s, size_t n)
+{
+    size_t run = 0; /* s[run..i): bytes to keep, not yet written */
+    bool in_string = false;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (in_string) {
+            if (ch == '\\')
+                i++; /* the escaped byte is never the closing quote */
+            else if (ch == '"')
+                in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+            put(o, s + run, i - run);
+            run = i + 1;
+        }
+    }
+    put(o, s + run, n - run);
+}
+
 static void put_value(out_t *o, const contractc_value_t *v, const unsigned char *at,
                       size_t aux)
 {
@@ -85,6 +110,15 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
         const char *s;
         memcpy(&s, at, sizeof s);
         put_json_string(o, s ? s : "", s ? aux : 0);
+        break;
+    }
+    case CONTRACTC_TYPE_JSON: {
+        const char *s;
+        memcpy(&s, at, sizeof s);
+        if (s)
+            put_json_text(o, s, aux);
+        else
+            puts_(o, "null");
         break;
     }
     case CONTRACTC_TYPE_INTEGER: {
@@ -170,7 +204,8 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
                 item += v->item_value_offset;
             }
             size_t item_aux = 0;
-            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY)
+            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
+                iv->type == CONTRACTC_TYPE_JSON)
                 memcpy(&item_aux, item + sizeof(void *), sizeof item_aux);
             put_value(o, iv, item, item_aux);
         }
@@ -193,7 +228,8 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
                 put(o, ",", 1);
             put_json_string(o, key, key_len);
             put(o, ":", 1);
-            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY)
+            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
+                iv->type == CONTRACTC_TYPE_JSON)
                 memcpy(&value_aux, e + voff + sizeof(void *), sizeof value_aux);
             put_value(o, iv, e + voff, value_aux);
         }

@@ -376,6 +376,7 @@ static void put_expected(cc_str_t *s, const contractc_value_t *v)
         cc_str_puts(s, " says its kind");
         break;
     case CONTRACTC_TYPE_MAP: cc_str_puts(s, "an object (JSON object) of free keys"); break;
+    case CONTRACTC_TYPE_JSON: cc_str_puts(s, "a JSON value"); break;
     default: break; /* the types of v2 the tables of this build do not use */
     }
 }
@@ -965,7 +966,8 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
             step.n = count;
             /* A string or an array item is a pointer and its size_t. */
             cc_slot_t s = {at, voff,
-                           iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY
+                           iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
+                                   iv->type == CONTRACTC_TYPE_JSON
                                ? voff + (uint32_t)sizeof(void *)
                                : CONTRACTC_ABSENT,
                            has_off};
@@ -1190,7 +1192,8 @@ CC_NOINLINE static int read_map(cc_parse_t *c, const contractc_value_t *v, const
                 memcpy(at + sizeof kp, &kn, sizeof kn);
                 /* A string or an array value is a pointer and its size_t. */
                 cc_slot_t s = {at + voff, 0,
-                               iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY
+                               iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
+                                       iv->type == CONTRACTC_TYPE_JSON
                                    ? (uint32_t)sizeof(void *)
                                    : CONTRACTC_ABSENT,
                                CONTRACTC_ABSENT};
@@ -1253,10 +1256,219 @@ failed:
     return V_FAIL;
 }
 
+/* ---- json values (docs/contract-language.md §4.13) ---------------------- */
+
+/* One open container of a json value (read_json): its step in the path,
+ * the key being read of an object or the index of an array, and for an
+ * object its ordinal among the value's objects (1, 2, ...; 0: an array),
+ * the scope of its keys in the duplicate table. */
+typedef struct cc_json_level {
+    cc_step_t step;
+    uint32_t object;
+} cc_json_level_t;
+
+/* One key read so far in a json value's objects: its object, its hash and
+ * its decoded text (in the reply, or in the arena when it has escapes). */
+typedef struct cc_json_key {
+    uint64_t hash;
+    const char *key; /* NULL: a free slot */
+    size_t n;
+    uint32_t object;
+} cc_json_key_t;
+
+#define CC_JSON_LEVELS_INLINE 8
+
+/* read_json's walk (cc_walk_t's user): the open containers, innermost
+ * last, and the keys read so far (on the heap, freed by read_json). */
+typedef struct cc_json_walk {
+    cc_parse_t *c;
+    const cc_step_t *base;     /* c->at when the value began */
+    cc_json_level_t *levels;   /* [cap]: first `inline_levels`, then the heap */
+    size_t depth, cap;
+    cc_json_level_t inline_levels[CC_JSON_LEVELS_INLINE];
+    cc_json_key_t *keys;       /* keys_mask + 1 slots, at most half full */
+    size_t keys_mask, keys_count;
+    uint32_t objects;          /* objects opened so far */
+    bool duplicate;            /* a `duplicate` was reported */
+} cc_json_walk_t;
+
+static bool json_open(void *user, bool object)
+{
+    cc_json_walk_t *w = user;
+    cc_parse_t *c = w->c;
+    if (w->depth == w->cap) {
+        /* Twice the levels; the steps moved, so their chain is relinked. */
+        size_t ncap = w->cap * 2;
+        cc_json_level_t *l = cc_alloc(c->allocator, ncap * sizeof *l);
+        if (!l) {
+            c->oom = true;
+            return false;
+        }
+        memcpy(l, w->levels, w->depth * sizeof *l);
+        if (w->levels != w->inline_levels)
+            cc_free(c->allocator, w->levels, w->cap * sizeof *l);
+        for (size_t i = 0; i < w->depth; i++)
+            l[i].step.up = i ? &l[i - 1].step : w->base;
+        w->levels = l;
+        w->cap = ncap;
+        c->at = w->depth ? &l[w->depth - 1].step : w->base;
+    }
+    if (object && w->objects == UINT32_MAX)
+        return false; /* more objects than the reader's byte cap can hold */
+    cc_json_level_t *l = &w->levels[w->depth++];
+    l->object = object ? ++w->objects : 0;
+    l->step.kind = object ? STEP_KEY : STEP_INDEX;
+    l->step.field = NULL;
+    l->step.key = "";
+    /* an array's index: item() counts up from here, (size_t)-1 + 1 == 0 */
+    l->step.n = object ? 0 : (size_t)-1;
+    step_enter(c, &l->step);
+    return true;
+}
+
+static bool json_item(void *user)
+{
+    cc_json_walk_t *w = user;
+    w->levels[w->depth - 1].step.n++;
+    return true;
+}
+
+static void json_close(void *user)
+{
+    cc_json_walk_t *w = user;
+    step_leave(w->c, &w->levels[--w->depth].step);
+}
+
+/* A key of the innermost object: the path's step, and `duplicate` when
+ * the object had it before (compared decoded, as read_map compares). */
+static bool json_key(void *user, const cc_string_token_t *kt)
+{
+    cc_json_walk_t *w = user;
+    cc_parse_t *c = w->c;
+    cc_json_level_t *l = &w->levels[w->depth - 1];
+    const char *key = (const char *)kt->raw;
+    if (kt->has_escapes) {
+        char *d = cc_arena_alloc_bytes(c->arena, kt->decoded_len + 1);
+        if (!d) {
+            c->oom = true;
+            return false;
+        }
+        cc_decode_string(kt, d);
+        d[kt->decoded_len] = '\0';
+        key = d;
+    }
+    const size_t n = kt->decoded_len;
+    l->step.key = key;
+    l->step.n = n;
+    if ((w->keys_count + 1) * 2 > (w->keys ? w->keys_mask + 1 : 0)) {
+        size_t old = w->keys ? w->keys_mask + 1 : 0, nsize = old ? old * 2 : 16;
+        cc_json_key_t *t = nsize <= (size_t)-1 / 2 / sizeof *t
+                               ? cc_alloc(c->allocator, nsize * sizeof *t) : NULL;
+        if (!t) {
+            c->oom = true;
+            return false;
+        }
+        for (size_t i = 0; i < nsize; i++)
+            t[i].key = NULL;
+        for (size_t i = 0; i < old; i++) {
+            if (!w->keys[i].key)
+                continue;
+            size_t j = (size_t)w->keys[i].hash & (nsize - 1);
+            while (t[j].key)
+                j = (j + 1) & (nsize - 1);
+            t[j] = w->keys[i];
+        }
+        cc_free(c->allocator, w->keys, old * sizeof *t);
+        w->keys = t;
+        w->keys_mask = nsize - 1;
+    }
+    const uint64_t h = map_key_hash(c, key, n) ^ ((uint64_t)l->object * UINT64_C(0x9E3779B97F4A7C15));
+    for (size_t i = (size_t)h & w->keys_mask;; i = (i + 1) & w->keys_mask) {
+        cc_json_key_t *e = &w->keys[i];
+        if (!e->key) {
+            e->hash = h;
+            e->key = key;
+            e->n = n;
+            e->object = l->object;
+            w->keys_count++;
+            return true;
+        }
+        if (e->hash == h && e->object == l->object && e->n == n && memcmp(e->key, key, n) == 0) {
+            report_fixed(c, CONTRACTC_KIND_DUPLICATE, duplicate_msg, sizeof duplicate_msg - 1);
+            w->duplicate = true;
+            return !fail(c);
+        }
+    }
+}
+
+/*
+ * Reads any JSON value (the cursor at its first byte; `null` included)
+ * with the one reader (cc_walk_value: the grammar, the encoding, the depth
+ * cap; numbers by the grammar only), reports each key an object of it has
+ * twice as `duplicate` at that key's path, and a text over max_length
+ * bytes (max_bytes) as `length`.  The slot gets a NUL-terminated copy of
+ * the value's bytes as sent and their count.
+ */
+CC_NOINLINE static int read_json(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot,
+                                 bool *own_ok)
+{
+    const unsigned char *start = c->r.p;
+    cc_json_walk_t w;
+    w.c = c;
+    w.base = c->at;
+    w.levels = w.inline_levels;
+    w.depth = 0;
+    w.cap = CC_JSON_LEVELS_INLINE;
+    w.keys = NULL;
+    w.keys_mask = w.keys_count = 0;
+    w.objects = 0;
+    w.duplicate = false;
+    const cc_walk_t walk = {json_open, json_key, json_item, json_close, &w};
+    bool read = cc_walk_value(&c->r, &walk);
+    c->at = w.base;
+    if (w.levels != w.inline_levels)
+        cc_free(c->allocator, w.levels, w.cap * sizeof *w.levels);
+    cc_free(c->allocator, w.keys, w.keys ? (w.keys_mask + 1) * sizeof *w.keys : 0);
+    if (!read || fail(c))
+        return V_FAIL;
+    const size_t n = (size_t)(c->r.p - start);
+    int result = w.duplicate ? V_BAD : V_OK;
+    if (n > v->max_length) {
+        cc_msg_t m;
+        msg_init(c, &m);
+        msg_both(&m, "the value is ");
+        msg_count(&m, n);
+        msg_both(&m, " bytes of JSON text; at most ");
+        msg_count(&m, v->max_length);
+        msg_both(&m, " are allowed");
+        msg_report(c, &m, CONTRACTC_KIND_LENGTH, NULL);
+        if (fail(c))
+            return V_FAIL;
+        result = V_BAD;
+    }
+    char *copy = cc_arena_alloc_bytes(c->arena, n + 1);
+    if (!copy) {
+        c->oom = true;
+        return V_FAIL;
+    }
+    memcpy(copy, start, n);
+    copy[n] = '\0';
+    memcpy(slot_dst(slot), &copy, sizeof copy);
+    slot_set_aux(slot, n);
+    if (result == V_OK) {
+        *own_ok = true;
+        slot_set_has(slot);
+    }
+    return result;
+}
+
 /* A `null` where a value of descriptor `v` was expected: accepted when
  * nullable (has_X stays false: "not stated"), else a `null` problem. */
-static int read_null(cc_parse_t *c, const contractc_value_t *v, bool nullable, bool *own_ok)
+static int read_null(cc_parse_t *c, const contractc_value_t *v, bool nullable,
+                     const cc_slot_t *slot, bool *own_ok)
 {
+    if (v->type == CONTRACTC_TYPE_JSON) /* null is a json value's value */
+        return read_json(c, v, slot, own_ok);
     cc_literal_t lit;
     if (!cc_scan_literal(&c->r, &lit))
         return V_FAIL;
@@ -1469,7 +1681,7 @@ static CC_INLINE int read_value(cc_parse_t *c, const contractc_value_t *v, bool 
     *own_ok = false;
     int ch = cc_peek(&c->r);
     if (ch == 'n')
-        return read_null(c, v, nullable, own_ok);
+        return read_null(c, v, nullable, slot, own_ok);
     if (v->type == CONTRACTC_TYPE_OBJECT)
         return ch == '{' ? read_object_value(c, v, slot, own_ok) : read_mismatch(c, v, ch);
     if (v->type == CONTRACTC_TYPE_ARRAY) {
@@ -1501,6 +1713,10 @@ static CC_INLINE int read_value(cc_parse_t *c, const contractc_value_t *v, bool 
     case CONTRACTC_TYPE_ENUM: r = read_enum(c, v, slot, ch); break;
     case CONTRACTC_TYPE_DATE: r = read_date(c, v, slot, ch); break;
     case CONTRACTC_TYPE_DATETIME: r = read_datetime(c, v, slot, ch); break;
+    case CONTRACTC_TYPE_JSON:
+        if (ch < 0)
+            return read_mismatch(c, v, ch);
+        return read_json(c, v, slot, own_ok);
     case CONTRACTC_TYPE_UNION:
         if (ch != '{')
             return read_mismatch(c, v, ch);

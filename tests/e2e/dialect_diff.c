@@ -542,6 +542,47 @@ static jv_t *gen_string(const contractc_value_t *v, size_t want_cps)
     return s;
 }
 
+/* Any JSON value (v2 `json`, docs/contract-language.md §4.13): scalars of
+ * every JSON type and, when `containers`, arrays and objects of them (up
+ * to two levels, distinct keys), small enough for the max_bytes of the
+ * test contracts (scalars alone stay under 64 bytes). */
+static jv_t *gen_any(bool containers, int depth)
+{
+    static const char *const numbers[] = {"0", "-1", "42", "2.50", "-0.5", "1e3", "1E-2",
+                                          "123456789012345678901234567890"};
+    unsigned pick = (unsigned)below(containers && depth < 2 ? 7 : 5);
+    switch (pick) {
+    case 0: return jnew(J_NULL);
+    case 1: {
+        jv_t *t = jnew(J_BOOL);
+        t->b = chance(50);
+        return t;
+    }
+    case 2: return jnum(numbers[below(sizeof numbers / sizeof numbers[0])]);
+    case 3:
+    case 4: {
+        buf_t b = {0};
+        random_text(&b, (uint32_t)between(0, 6));
+        jv_t *t = jstr(b.data ? b.data : "", b.len);
+        free(b.data);
+        return t;
+    }
+    case 5: {
+        jv_t *a = jnew(J_ARR);
+        for (int64_t i = between(0, 3); i > 0; i--)
+            jpush(a, NULL, gen_any(containers, depth + 1));
+        return a;
+    }
+    default: {
+        jv_t *o = jnew(J_OBJ);
+        static const char *const keys[] = {"id", "a", "x-y", "$k", "note", "\xc3\xa9"};
+        for (size_t i = 0, n = (size_t)between(0, 3); i < n; i++) /* pairs: distinct */
+            jpush(o, keys[2 * i + (size_t)below(2)], gen_any(containers, depth + 1));
+        return o;
+    }
+    }
+}
+
 static jv_t *gen_value(const contractc_value_t *v, int depth)
 {
     char tmp[96];
@@ -671,6 +712,9 @@ static jv_t *gen_value(const contractc_value_t *v, int depth)
         }
         break;
     }
+    case CONTRACTC_TYPE_JSON:
+        r = gen_any(v->max_length >= 1024, 0);
+        break;
     default:
         r = jnew(J_NULL);
         break;

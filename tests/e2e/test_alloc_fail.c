@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "asset_tags.h"
+#include "api_capture.h"
 #include "contractc/contractc.h"
 #include "invoice.h"
 #include "refund_request.h"
@@ -171,6 +172,8 @@ static const contractc_contract_t *contract_named(const char *name)
         return &sensor_log_contract;
     if (strcmp(name, "asset_tags") == 0)
         return &asset_tags_contract;
+    if (strcmp(name, "api_capture") == 0)
+        return &api_capture_contract;
     return NULL;
 }
 
