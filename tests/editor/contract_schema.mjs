@@ -176,9 +176,12 @@ const same = (a, b) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify
     ['ops', rule.compare.properties.op.enum, lists.ops],
   ];
   for (const t of lists.builtin_types ?? []) {
-    // the keys field_key_types gives type t; an object or array takes no example
+    // the keys field_key_types gives type t; an object, array or map takes
+    // no example, and json (v2) neither example nor nullable (parse_yaml.c
+    // refuses both after the key check)
     const want = fk.filter((k, i) => (keyTypes[i] === null || keyTypes[i].includes(t)) &&
-      !(k === 'example' && (t === 'object' || t === 'array' || t === 'map')));
+      !(k === 'example' && (t === 'object' || t === 'array' || t === 'map' || t === 'json')) &&
+      !(k === 'nullable' && t === 'json'));
     checks.push([`keys of type ${t}`, perType[t] ?? [], want]);
   }
   const named = d.byType.allOf.find((b) => b.if.properties.type.not);
