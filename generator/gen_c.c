@@ -615,7 +615,7 @@ static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
         if (v->grounded)
             cc_buf_printf(b, "%s    .grounded = true,\n", indent);
         break;
-    case CONTRACTC_TYPE_JSON: /* max_bytes (docs/contract-language.md §4.13) */
+    case CONTRACTC_TYPE_JSON: /* max_bytes (docs/contract-language.md §4.14) */
         cc_buf_printf(b, "%s    .max_length = ", indent);
         put_u32(b, v->max_length);
         cc_buf_puts(b, ",\n");

@@ -149,7 +149,7 @@ typedef struct dctx {
     bool has_map;
     cc_mark_t first_map;        /* the first map's field (or value) */
     char *first_map_path;       /* its RFC 9535 path, owned */
-    /* v2 json (docs/contract-language.md §4.13, docs/dialects.md section 5) */
+    /* v2 json (docs/contract-language.md §4.14, docs/dialects.md section 5) */
     bool has_json;
     cc_mark_t first_json;       /* the first json value's field (or value) */
     char *first_json_path;      /* its RFC 9535 path, owned */

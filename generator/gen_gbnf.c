@@ -65,7 +65,7 @@ typedef struct gb {
     bool oom;
     /* the shared rules a value used */
     bool use_char, use_number, use_number_pos, use_date, use_datetime, use_boolean;
-    bool use_json; /* json-value and its rules (docs/contract-language.md §4.13) */
+    bool use_json; /* json-value and its rules (docs/contract-language.md §4.14) */
 } gb_t;
 
 /* Names of the shared rules (reserved before any field's rule). */
@@ -1166,7 +1166,7 @@ static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *ba
         return;
     }
     case CONTRACTC_TYPE_JSON: {
-        /* docs/contract-language.md §4.13: any JSON value, the reader's
+        /* docs/contract-language.md §4.14: any JSON value, the reader's
          * strings (char) and numbers of the JSON grammar alone */
         g->use_json = g->use_char = true;
         cc_buf_puts(&b, "json-value");
@@ -1535,7 +1535,7 @@ static const char number_rules[] =
     "[0-9]{0,15} | \"7\" ([0-8] [0-9]{0,14})?))? [eE] \"+\"? \"308\" | ([3-9] (\".\" [0-9]{1,16})? "
     "| \"2.\" [5-9] [0-9]{0,15}) [eE] \"-324\"\n";
 
-/* Any JSON value (docs/contract-language.md §4.13): RFC 8259's grammar
+/* Any JSON value (docs/contract-language.md §4.14): RFC 8259's grammar
  * with the reader's strings (char: no \u0000, no lone surrogate) and its
  * numbers by the grammar alone, as a json value's are read. */
 static const char json_rules[] =

@@ -81,7 +81,7 @@ void cc_phrase_date(cc_buf_t *b, const cc_value_t *v, const char *written);
  * "question"' (the prompt's, and the dialects' descriptions). */
 void cc_phrase_union(cc_buf_t *b, const cc_value_t *v);
 
-/* Any JSON value's phrase (docs/contract-language.md §4.13): 'any JSON
+/* Any JSON value's phrase (docs/contract-language.md §4.14): 'any JSON
  * value (an object, a list, ...; no key twice in one object)', then ', at
  * most N bytes of JSON text' for max_bytes (the prompt's, and the
  * dialects' descriptions). */

@@ -222,7 +222,7 @@ static void model_value(cc_buf_t *b, const cc_value_t *v)
         }
         break;
     }
-    case CONTRACTC_TYPE_JSON: /* v2 (docs/contract-language.md §4.13) */
+    case CONTRACTC_TYPE_JSON: /* v2 (docs/contract-language.md §4.14) */
         key(b, "max_bytes");
         i64_or_null(b, v->has_max_length, v->max_length);
         break;

@@ -286,7 +286,7 @@ const char *cc_type_name(contractc_type_t type);
 
 /* True for the types whose C member is a pointer to NUL-terminated bytes
  * and a size_t X_len (contractc_string_t as an item): string, and json,
- * whose bytes are the value's JSON text (docs/contract-language.md §4.13). */
+ * whose bytes are the value's JSON text (docs/contract-language.md §4.14). */
 bool cc_type_has_len(contractc_type_t type);
 
 /* The descriptor ABI (contractc.h) the contract's tables are written for:

@@ -823,7 +823,7 @@ static contractc_type_t builtin_type(const char *name)
 {
     if (strcmp(name, "map") == 0) /* v2 (docs/contract-language.md §4.12) */
         return CONTRACTC_TYPE_MAP;
-    if (strcmp(name, "json") == 0) /* v2 (docs/contract-language.md §4.13) */
+    if (strcmp(name, "json") == 0) /* v2 (docs/contract-language.md §4.14) */
         return CONTRACTC_TYPE_JSON;
     for (size_t i = 0; i + 2 < BUILTIN_COUNT; i++)
         if (strcmp(builtin_types[i], name) == 0)
@@ -1436,7 +1436,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
 
     if (v->type == CONTRACTC_TYPE_JSON && slot[FK_NULLABLE] &&
         ((f && f->nullable) || (!f && v->nullable))) {
-        /* docs/contract-language.md §4.13: null is one of the values already */
+        /* docs/contract-language.md §4.14: null is one of the values already */
         cc_error(L->d, L->path, key[FK_NULLABLE]->mark,
                  "'nullable' is not valid on a json value: null is one of the JSON values it "
                  "takes already; leave 'nullable' out%s",
@@ -1603,7 +1603,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
         load_union(L, map, v, slot[FK_TAG], slot[FK_VARIANTS], in_what);
         break;
     case CONTRACTC_TYPE_JSON:
-        /* docs/contract-language.md §4.13: max_bytes bounds the value's text
+        /* docs/contract-language.md §4.14: max_bytes bounds the value's text
          * (kept in max_length, in bytes) */
         if (slot[FK_MAX_BYTES] && get_count(L, slot[FK_MAX_BYTES], "max_bytes", &v->max_length)) {
             v->has_max_length = true;

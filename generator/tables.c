@@ -306,7 +306,7 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
 {
     out->type = v->type;
     if (v->type == CONTRACTC_TYPE_STRING || v->type == CONTRACTC_TYPE_JSON) {
-        /* json: max_bytes, in bytes (docs/contract-language.md §4.13) */
+        /* json: max_bytes, in bytes (docs/contract-language.md §4.14) */
         out->min_length = v->has_min_length ? v->min_length : 0;
         out->max_length = v->has_max_length ? v->max_length : CONTRACTC_UNBOUNDED;
     }

@@ -190,7 +190,7 @@ typedef struct cc_walk {
 
 /* cc_skip_value, telling `walk` (NULL: nobody) of every container, key and
  * array item as it reads them: the one reader of a `json` value
- * (docs/contract-language.md §4.13), which must see its keys. */
+ * (docs/contract-language.md §4.14), which must see its keys. */
 CC_PRIVATE bool cc_walk_value(cc_reader_t *r, const cc_walk_t *walk);
 
 /* Records a document-level problem at byte offset `offset` of raw (only the

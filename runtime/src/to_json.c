@@ -8,7 +8,7 @@
  * digits, enums as their value, dates and date-times as received, null for
  * values not stated; an optional key the reply left out is not written (one
  * it gave as null is written as null: docs/contract-language.md §4.10); a
- * json value as sent without its insignificant white space (§4.13).
+ * json value as sent without its insignificant white space (§4.14).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +78,7 @@ static void put_object(out_t *o, const contractc_object_t *obj, const unsigned c
                        const contractc_value_t *tagged, const contractc_variant_t *variant);
 
 /* A json value's text s[0..n) (read and checked by the reader) without its
- * insignificant white space (docs/contract-language.md §4.13): the bytes
+ * insignificant white space (docs/contract-language.md §4.14): the bytes
  * of strings as sent, escapes included, and nothing else changed. */
 static void put_json_text(out_t *o, const char *s, size_t n)
 {

@@ -1256,7 +1256,7 @@ failed:
     return V_FAIL;
 }
 
-/* ---- json values (docs/contract-language.md §4.13) ---------------------- */
+/* ---- json values (docs/contract-language.md §4.14) ---------------------- */
 
 /* One open container of a json value (read_json): its step in the path,
  * the key being read of an object or the index of an array, and for an

@@ -542,7 +542,7 @@ static jv_t *gen_string(const contractc_value_t *v, size_t want_cps)
     return s;
 }
 
-/* Any JSON value (v2 `json`, docs/contract-language.md §4.13): scalars of
+/* Any JSON value (v2 `json`, docs/contract-language.md §4.14): scalars of
  * every JSON type and, when `containers`, arrays and objects of them (up
  * to two levels, distinct keys), small enough for the max_bytes of the
  * test contracts (scalars alone stay under 64 bytes). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_json_values.c - language v2's any JSON values (docs/contract-language.md
- * §4.13) through the generated parser of tests/data/contracts/api_capture:
+ * §4.14) through the generated parser of tests/data/contracts/api_capture:
  * the value kept byte for byte, its canonical form without insignificant
  * white space, absent against null, max_bytes inclusive, duplicate keys
  * compared decoded and scoped to their object, paths at depth (past the

@@ -1069,7 +1069,7 @@ struct contractc_variant;
 /* The type and constraints of one value (a field's, or an array's items). */
 typedef struct contractc_value {
     contractc_type_t type;
-    /* string; and json (ABI 2, docs/contract-language.md §4.13), whose
+    /* string; and json (ABI 2, docs/contract-language.md §4.14), whose
      * max_length is max_bytes, in bytes of the value's JSON text, and whose
      * C value is a string's (const char *X, size_t X_len: the text as sent) */
     uint32_t min_length, max_length;    /* code points; max CONTRACTC_UNBOUNDED */
