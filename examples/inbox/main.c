@@ -13,7 +13,8 @@
  * customer number's key "customer-id" is not a C identifier (§4.9, member
  * customer_id) and may be null or left out (§4.10: has_customer_id false
  * for both, customer_id_null tells them apart, and nothing is defaulted);
- * the labels are a map (§4.12), its entries in reply order.
+ * the labels are a map (§4.12), its entries in reply order; JSON the
+ * customer pasted is any JSON value (§4.14), its text exactly as sent.
  *
  *   usage: inbox_example [DATA_DIR]     (default: the data/ beside this file)
  *   exit:  0 every case as expected; 1 a case differed or a file is missing
@@ -79,6 +80,8 @@ static void print_record(const void *record)
     for (size_t i = 0; i < r->labels_count; i++)
         printf(" %s=%s", r->labels[i].key, r->labels[i].value.data);
     printf(r->labels_count ? "\n" : " none\n");
+    if (r->has_pasted) /* the JSON text as the reply sent it, NUL-terminated */
+        printf("    pasted JSON (%zu bytes): %s\n", r->pasted_len, r->pasted);
     char *json = inbox_route_to_json(r, NULL);
     if (json)
         printf("  canonical: %s\n", json);
