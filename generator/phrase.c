@@ -228,6 +228,7 @@ bool cc_value_has_example(const cc_field_t *field)
     case CONTRACTC_TYPE_ARRAY:
     case CONTRACTC_TYPE_UNION:
     case CONTRACTC_TYPE_MAP:
+    case CONTRACTC_TYPE_VALUE_UNION:
         return false;
     default:
         return true;

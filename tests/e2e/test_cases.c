@@ -25,6 +25,7 @@
 #include "support_route.h"
 #include "sensor_log.h"
 #include "asset_tags.h"
+#include "flex_values.h"
 #include "tables.h"
 
 #define CASES CONTRACTC_TEST_DATA "/cases/replies.jsonl"
@@ -198,6 +199,8 @@ static const contractc_contract_t *generated_contract(const char *name)
         return &sensor_log_contract;
     if (strcmp(name, "asset_tags") == 0) /* v2: maps */
         return &asset_tags_contract;
+    if (strcmp(name, "flex_values") == 0) /* v2: value unions */
+        return &flex_values_contract;
     return NULL;
 }
 
@@ -233,8 +236,9 @@ START_TEST(every_case_agrees_through_the_in_memory_tables)
 {
     size_t n;
     test_case_t *cases = load_cases(&n);
-    const char *names[] = {"refund_request", "invoice", "signup_form", "support_route", "sensor_log", "asset_tags"};
-    enum { N_CONTRACTS = 6 };
+    const char *names[] = {"refund_request", "invoice", "signup_form", "support_route", "sensor_log", "asset_tags",
+                           "flex_values"};
+    enum { N_CONTRACTS = 7 };
     cc_contract_t *models[N_CONTRACTS];
     cc_tables_t *tables[N_CONTRACTS];
     cc_artifacts_t arts[N_CONTRACTS];
