@@ -156,6 +156,12 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
     case CONTRACTC_TYPE_UNION:
         cc_phrase_union(b, v);
         break;
+    case CONTRACTC_TYPE_VALUE_UNION: /* docs/contract-language.md §4.13 */
+        for (size_t i = 0; i < v->alternative_count; i++) {
+            cc_phrase_alternative(b, i);
+            put_phrase(b, &v->alternatives[i], NULL, false);
+        }
+        break;
     case CONTRACTC_TYPE_ARRAY:
         cc_buf_puts(b, "a list of ");
         if ((v->has_min_items && v->min_items > 0) || v->has_max_items)
@@ -210,6 +216,11 @@ static void emit_nested(prompt_ctx_t *c, const char *path, const cc_value_t *v)
             c->b->failed = true;
         else
             emit_object_lines(c, p.data, v->object);
+    } else if (v->type == CONTRACTC_TYPE_VALUE_UNION) {
+        /* an object alternative's keys (at most one), below the field */
+        for (size_t i = 0; i < v->alternative_count; i++)
+            if (v->alternatives[i].type == CONTRACTC_TYPE_OBJECT)
+                emit_nested(c, p.data, &v->alternatives[i]);
     } else if (v->type == CONTRACTC_TYPE_UNION) {
         /* each variant's keys under a line naming its tag value */
         char *at = cc_strndup(p.data, p.len); /* "history[]" */
