@@ -1579,6 +1579,10 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                 cc_error(L->d, L->path, key[k]->mark,
                          "'grounded' applies to strings only; this is a field of type %s",
                          cc_type_name(v->type));
+            else if (w->alternative) /* v2: an alternative of a value union (§4.13) */
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key '%s' is not valid for an alternative of type %s (%s)",
+                         field_keys[k], cc_type_name(v->type), in_what + 3 /* without "in " */);
             else
                 cc_error(L->d, L->path, key[k]->mark,
                          "key '%s' is not valid for a field of type %s", field_keys[k],
