@@ -377,9 +377,8 @@ static void put_expected(cc_str_t *s, const contractc_value_t *v)
         break;
     case CONTRACTC_TYPE_MAP: cc_str_puts(s, "an object (JSON object) of free keys"); break;
     case CONTRACTC_TYPE_VALUE_UNION: /* docs/contract-language.md §4.13: every alternative */
-        for (uint32_t i = 0; i < v->alternative_count; i++) {
-            if (i)
-                cc_str_puts(s, i + 1 == v->alternative_count ? " or " : ", ");
+        for (uint32_t i = 0; i < v->alternative_count; i++) { /* as the prompt says it */
+            cc_str_puts(s, i ? "; or " : "either ");
             put_expected(s, &v->alternatives[i]);
         }
         break;
