@@ -47,6 +47,7 @@
 
 #include "asset_tags.h"
 #include "contractc/contractc.h"
+#include "flex_values.h"
 #include "invoice.h"
 #include "refund_request.h"
 #include "signup_form.h"
@@ -171,6 +172,8 @@ static const contractc_contract_t *contract_named(const char *name)
         return &sensor_log_contract;
     if (strcmp(name, "asset_tags") == 0)
         return &asset_tags_contract;
+    if (strcmp(name, "flex_values") == 0)
+        return &flex_values_contract;
     return NULL;
 }
 
