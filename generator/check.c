@@ -979,6 +979,14 @@ static void check_object(checker_t *K, cc_object_t *o)
             v = v->items;
         if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !v->object->named)
             check_object(K, v->object);
+        for (size_t a = 0; v->type == CONTRACTC_TYPE_VALUE_UNION && a < v->alternative_count; a++) {
+            /* an inline object alternative, or an array alternative's (§4.13) */
+            const cc_value_t *alt = &v->alternatives[a];
+            if (alt->type == CONTRACTC_TYPE_ARRAY && alt->items)
+                alt = alt->items;
+            if (alt->type == CONTRACTC_TYPE_OBJECT && alt->object && !alt->object->named)
+                check_object(K, alt->object);
+        }
         const cc_value_t *u = v;
         while (u->type == CONTRACTC_TYPE_ARRAY && u->items) /* arrays of arrays of unions too */
             u = u->items;

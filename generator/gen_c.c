@@ -278,8 +278,18 @@ static void emit_value_types(emit_t *e, const cc_value_t *v);
  * after the types of its alternatives. */
 static void emit_value_union_type(emit_t *e, const cc_value_t *v)
 {
-    for (size_t i = 0; i < v->alternative_count; i++)
-        emit_value_types(e, &v->alternatives[i]);
+    for (size_t i = 0; i < v->alternative_count; i++) {
+        const cc_value_t *a = &v->alternatives[i];
+        emit_value_types(e, a);
+        if (a->type == CONTRACTC_TYPE_ARRAY && a->items && a->c_list_type) {
+            size_t n = strlen(a->c_list_type);
+            cc_buf_printf(&e->types, "\n/* The list of an array alternative of a value union. */\n"
+                                     "typedef struct %.*s {\n    ",
+                          (int)(n > 2 ? n - 2 : n), a->c_list_type);
+            item_c_type(&e->types, a->items);
+            cc_buf_printf(&e->types, " *items;\n    size_t count;\n} %s;\n", a->c_list_type);
+        }
+    }
     cc_buf_t *b = &e->types;
     cc_buf_printf(b, "\n/* The kinds of a value union, told apart by the JSON type. 0 means none\n"
                      " * (null or absent). */\ntypedef enum %s_kind {\n", v->c_union_struct);

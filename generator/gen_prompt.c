@@ -217,9 +217,11 @@ static void emit_nested(prompt_ctx_t *c, const char *path, const cc_value_t *v)
         else
             emit_object_lines(c, p.data, v->object);
     } else if (v->type == CONTRACTC_TYPE_VALUE_UNION) {
-        /* an object alternative's keys (at most one), below the field */
+        /* an object alternative's keys (at most one), or those of an array
+         * alternative's object items, below the field */
         for (size_t i = 0; i < v->alternative_count; i++)
-            if (v->alternatives[i].type == CONTRACTC_TYPE_OBJECT)
+            if (v->alternatives[i].type == CONTRACTC_TYPE_OBJECT ||
+                v->alternatives[i].type == CONTRACTC_TYPE_ARRAY)
                 emit_nested(c, p.data, &v->alternatives[i]);
     } else if (v->type == CONTRACTC_TYPE_UNION) {
         /* each variant's keys under a line naming its tag value */

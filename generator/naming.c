@@ -510,8 +510,11 @@ static const char *alternative_member(contractc_type_t t)
  * names a tagged union: its struct "BASE_t", its kind enum "BASE_kind_t"
  * with BASE_KIND_NONE and BASE_KIND_<TYPE> per alternative; the members of
  * `as` are the types' names; an inline enum alternative is "BASE_enum_t". */
+static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *type_name,
+                       const char *path, cc_mark_t at);
+
 static void name_value_union(namer_t *N, cc_value_t *v, const char *base, const char *what,
-                             cc_mark_t at)
+                             const char *type_name, const char *path, cc_mark_t at)
 {
     v->c_union_struct = cc_strdup(base);
     v->c_union_type = fmt("%s_t", base);
@@ -556,6 +559,32 @@ static void name_value_union(namer_t *N, cc_value_t *v, const char *base, const 
             }
             name_enum(N, a->enumeration, eb, what, a->mark, fix);
             free(eb);
+        } else if (a->type == CONTRACTC_TYPE_OBJECT && a->object && !a->type_ref) {
+            /* an inline object alternative: "BASE_object_t", its fields at
+             * the union's path */
+            char *ob = fmt("%s_object", base);
+            if (!ob) {
+                N->oom = true;
+                return;
+            }
+            name_object(N, a->object, ob, type_name, path, false, a->mark);
+            free(ob);
+        } else if (a->type == CONTRACTC_TYPE_ARRAY && a->items) {
+            /* an array alternative: as.array is "BASE_list_t" ({ T *items;
+             * size_t count; }); its items are named from "BASE_array" */
+            a->c_list_type = fmt("%s_list_t", base);
+            char *ab = fmt("%s_array", base);
+            char *lw = fmt("the list of %s", what);
+            if (!a->c_list_type || !ab || !lw) {
+                free(ab);
+                free(lw);
+                N->oom = true;
+                return;
+            }
+            refuse_reserved(N, a->c_list_type, CC_C_ORDINARY, lw, a->mark, fix);
+            list_add(&N->types, cc_strdup(a->c_list_type), lw, NULL, a->mark, false);
+            name_value(N, a, ab, type_name, path, a->mark);
+            free(ab);
         }
     }
 }
@@ -642,7 +671,7 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
     else if (v->type == CONTRACTC_TYPE_UNION)
         name_union(N, v, base, what, at);
     else if (v->type == CONTRACTC_TYPE_VALUE_UNION)
-        name_value_union(N, v, base, what, at);
+        name_value_union(N, v, base, what, type_name, path, at);
     free(what);
 }
 

@@ -1376,10 +1376,11 @@ static void load_value_union(loader_t *L, const ynode_t *seq, cc_value_t *v, con
             break;
         case CONTRACTC_TYPE_UNION: refused = "a tagged union (type: union)"; break;
         case CONTRACTC_TYPE_MAP: refused = "a map (type: map)"; break;
-        case CONTRACTC_TYPE_ARRAY: refused = "an array (items:)"; break;
-        case CONTRACTC_TYPE_OBJECT:
-            if (!a->type_ref)
-                refused = "an inline object (fields:)";
+        case CONTRACTC_TYPE_ARRAY:
+            if (a->items && a->items->nullable)
+                refused = "an array of nullable items";
+            else if (a->items && a->items->type == CONTRACTC_TYPE_ARRAY)
+                refused = "an array of arrays";
             break;
         default:
             if (!a->type)
@@ -1389,8 +1390,8 @@ static void load_value_union(loader_t *L, const ynode_t *seq, cc_value_t *v, con
         if (refused && *refused)
             cc_error(L->d, L->path, a->mark,
                      "%s as an alternative of a value union is not built yet %s; make it a "
-                     "named object type of 'types' and write type: NAME in the list", refused,
-                     in_what);
+                     "named object type of 'types' holding it and write type: NAME in the list",
+                     refused, in_what);
         for (size_t j = 0; !refused && j < v->alternative_count; j++) {
             const cc_value_t *b = &v->alternatives[j];
             if (json_type_class(b->type) != json_type_class(a->type))
@@ -1757,6 +1758,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             }
             where_t iw = *w;
             iw.items = true;
+            iw.alternative = NULL; /* an array alternative's items are its own (§4.13) */
             load_value(L, slot[FK_ITEMS], v->items, NULL, &iw);
         }
         break;

@@ -1486,12 +1486,14 @@ CC_NOINLINE static int read_value_union(cc_parse_t *c, const contractc_value_t *
     const contractc_value_t *a = &v->alternatives[i];
     int kind = (int)i + 1;
     memcpy(slot_dst(slot), &kind, sizeof kind);
-    /* `as`: a string alternative is a contractc_string_t, its length after
-     * the pointer (as an array's string item) */
+    /* `as`: a string alternative is a contractc_string_t and an array
+     * alternative a { T *items; size_t count; }, the length after the
+     * pointer (as an array's string or list item) */
     const uint32_t at = slot->offset + v->union_offset;
     cc_slot_t s = {slot->base, at,
-                   a->type == CONTRACTC_TYPE_STRING ? at + (uint32_t)sizeof(void *)
-                                                    : CONTRACTC_ABSENT,
+                   a->type == CONTRACTC_TYPE_STRING || a->type == CONTRACTC_TYPE_ARRAY
+                       ? at + (uint32_t)sizeof(void *)
+                       : CONTRACTC_ABSENT,
                    CONTRACTC_ABSENT};
     bool alternative_ok = false;
     int r = read_value(c, a, false, &s, &alternative_ok, NULL);
