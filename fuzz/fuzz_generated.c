@@ -3,7 +3,7 @@
  * fuzz_generated.c - the generated parsers of the test contracts
  * (refund_request, which has a source text, and invoice, which has none;
  * and language v2's signup_form, support_route, sensor_log, asset_tags and
- * api_capture, without one), built from tests/data/contracts at build time, on
+ * api_capture and flex_values, without one), built from tests/data/contracts at build time, on
  * arbitrary bytes.
  *
  * Input: REPLY, or REPLY 0xFF 0xFE SOURCE (the source may be anything,
@@ -23,6 +23,7 @@
  */
 #include "api_capture.h"
 #include "asset_tags.h"
+#include "flex_values.h"
 #include "fuzz_common.h"
 #include "invoice.h"
 #include "refund_request.h"
@@ -115,12 +116,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     run(&refund_request_contract, reply, reply_len, src, source_len);
     run(&invoice_contract, reply, reply_len, NULL, 0);
     /* language v2's reader paths: keys and optional, tagged unions, arrays
-     * of nullable items, maps, any JSON values */
+     * of nullable items, maps, any JSON values, value unions */
     run(&signup_form_contract, reply, reply_len, NULL, 0);
     run(&support_route_contract, reply, reply_len, NULL, 0);
     run(&sensor_log_contract, reply, reply_len, NULL, 0);
     run(&asset_tags_contract, reply, reply_len, NULL, 0);
     run(&api_capture_contract, reply, reply_len, NULL, 0);
+    run(&flex_values_contract, reply, reply_len, NULL, 0); /* value unions */
 
     /* the wrong use of the source: an error outcome, never a parse */
     refund_request_t r;

@@ -691,6 +691,14 @@ static bool list_not_run(const cc_object_t *o, cJSON *arr, unsigned depth)
         for (size_t k = 0; v && v->type == CONTRACTC_TYPE_UNION && k < v->variant_count; k++)
             if (!list_not_run(v->variants[k].object, arr, depth + 1)) /* each variant's */
                 return false;
+        for (size_t k = 0; v && v->type == CONTRACTC_TYPE_VALUE_UNION && k < v->alternative_count;
+             k++) {
+            const cc_value_t *a = &v->alternatives[k]; /* an object alternative's, §4.13 */
+            while (a && a->type == CONTRACTC_TYPE_ARRAY)
+                a = a->items;
+            if (a && a->type == CONTRACTC_TYPE_OBJECT && !list_not_run(a->object, arr, depth + 1))
+                return false;
+        }
     }
     for (size_t i = 0; i < o->rule_count; i++) {
         if (o->rules[i].kind != CC_RULE_CHECK)

@@ -105,6 +105,7 @@ static const char *type_enum_name(contractc_type_t type)
     case CONTRACTC_TYPE_UNION: return "CONTRACTC_TYPE_UNION";
     case CONTRACTC_TYPE_MAP: return "CONTRACTC_TYPE_MAP";
     case CONTRACTC_TYPE_JSON: return "CONTRACTC_TYPE_JSON";
+    case CONTRACTC_TYPE_VALUE_UNION: return "CONTRACTC_TYPE_VALUE_UNION";
     default: break;
     }
     return "0";
@@ -154,6 +155,7 @@ static void value_c_type(cc_buf_t *b, const cc_value_t *v)
         cc_buf_puts(b, v->c_list_type ? v->c_list_type : "void");
         break;
     case CONTRACTC_TYPE_UNION: cc_buf_puts(b, v->c_union_type); break;
+    case CONTRACTC_TYPE_VALUE_UNION: cc_buf_puts(b, v->c_union_type); break;
     default: /* the types of v2 write their own C types */
         break;
     }
@@ -272,11 +274,62 @@ static void emit_union_type(emit_t *e, const cc_value_t *v)
     cc_buf_printf(b, "    } as;\n} %s;\n", v->c_union_type);
 }
 
+static void emit_value_types(emit_t *e, const cc_value_t *v);
+
+/* A value union's kind enum and struct (docs/contract-language.md §4.13),
+ * after the types of its alternatives. */
+static void emit_value_union_type(emit_t *e, const cc_value_t *v)
+{
+    for (size_t i = 0; i < v->alternative_count; i++) {
+        const cc_value_t *a = &v->alternatives[i];
+        emit_value_types(e, a);
+        if (a->type == CONTRACTC_TYPE_ARRAY && a->items && a->c_list_type) {
+            size_t n = strlen(a->c_list_type);
+            cc_buf_printf(&e->types, "\n/* The list of an array alternative of a value union. */\n"
+                                     "typedef struct %.*s {\n    ",
+                          (int)(n > 2 ? n - 2 : n), a->c_list_type);
+            item_c_type(&e->types, a->items);
+            cc_buf_printf(&e->types, " *items;\n    size_t count;\n} %s;\n", a->c_list_type);
+        }
+    }
+    cc_buf_t *b = &e->types;
+    cc_buf_printf(b, "\n/* The kinds of a value union, told apart by the JSON type. 0 means none\n"
+                     " * (null or absent). */\ntypedef enum %s_kind {\n", v->c_union_struct);
+    cc_buf_printf(b, "    %s_NONE = 0,\n", v->c_kind_prefix);
+    for (size_t i = 0; i < v->alternative_count; i++) {
+        const cc_value_t *a = &v->alternatives[i];
+        cc_buf_printf(b, "    %s%s /* %s */\n", a->c_alt_constant,
+                      i + 1 < v->alternative_count ? "," : " ", cc_type_name(a->type));
+    }
+    cc_buf_printf(b, "} %s;\n", v->c_kind_type);
+    cc_buf_puts(b, "\n/* A value union: `kind` says which member of `as` holds the value. */\n");
+    cc_buf_printf(b, "typedef struct %s {\n    %s kind;\n    union {\n", v->c_union_struct,
+                  v->c_kind_type);
+    for (size_t i = 0; i < v->alternative_count; i++) {
+        const cc_value_t *a = &v->alternatives[i];
+        cc_buf_puts(b, "        ");
+        value_c_type(b, a);
+        cc_buf_printf(b, " %s; /* %s", a->c_alt_member, cc_type_name(a->type));
+        if (a->type_ref)
+            cc_buf_printf(b, " (type %s)", a->type_ref);
+        if (a->type == CONTRACTC_TYPE_DECIMAL)
+            cc_buf_printf(b, " in minor units, scale %u", (unsigned)a->scale);
+        if (a->type == CONTRACTC_TYPE_STRING)
+            cc_buf_puts(b, ", UTF-8, NUL-terminated");
+        if (a->grounded)
+            cc_buf_puts(b, ", grounded");
+        cc_buf_puts(b, " */\n");
+    }
+    cc_buf_printf(b, "    } as;\n} %s;\n", v->c_union_type);
+}
+
 /* Makes sure the C types a value needs are written first. */
 static void emit_value_types(emit_t *e, const cc_value_t *v)
 {
     if (v->type == CONTRACTC_TYPE_UNION) {
         emit_union_type(e, v);
+    } else if (v->type == CONTRACTC_TYPE_VALUE_UNION) {
+        emit_value_union_type(e, v);
     } else if (v->type == CONTRACTC_TYPE_OBJECT) {
         size_t i = object_index(e, v->object);
         if (i != (size_t)-1)
@@ -327,6 +380,9 @@ static void member_comment(cc_buf_t *b, const cc_field_t *f)
 {
     const cc_value_t *v = &f->value;
     cc_buf_puts(b, cc_type_name(v->type));
+    for (size_t i = 0; v->type == CONTRACTC_TYPE_VALUE_UNION && i < v->alternative_count; i++)
+        cc_buf_printf(b, "%s%s", i == 0 ? " of " : i + 1 == v->alternative_count ? " or " : ", ",
+                      cc_type_name(v->alternatives[i].type));
     if (v->type == CONTRACTC_TYPE_DECIMAL)
         cc_buf_printf(b, " in minor units, scale %u", (unsigned)v->scale);
     if (v->type == CONTRACTC_TYPE_STRING)
@@ -531,6 +587,7 @@ static void emit_enum_table(emit_t *e, const cc_table_enum_t *te)
 
 static void emit_object_tables(emit_t *e, size_t index);
 static void emit_items_table(emit_t *e, const cc_value_t *items);
+static void emit_alternatives_table(emit_t *e, const cc_value_t *v);
 
 /* Writes the tables a value refers to. */
 static void emit_value_deps(emit_t *e, const cc_value_t *v)
@@ -555,6 +612,8 @@ static void emit_value_deps(emit_t *e, const cc_value_t *v)
         cc_buf_puts(&e->tables, "};\n");
         cc_buf_printf(&e->tables, "CONTRACTC_STATIC_ASSERT(sizeof(%s) == sizeof(int), %s_kind_is_int_);\n",
                       v->c_kind_type, v->c_union_struct);
+    } else if (v->type == CONTRACTC_TYPE_VALUE_UNION) {
+        emit_alternatives_table(e, v);
     } else if (v->type == CONTRACTC_TYPE_OBJECT) {
         size_t i = object_index(e, v->object);
         if (i != (size_t)-1)
@@ -571,6 +630,33 @@ static void emit_value_deps(emit_t *e, const cc_value_t *v)
                       "                        %.*s_value_offset_);\n",
                       v->c_entry_type, v->c_entry_type, (int)(n > 2 ? n - 2 : n), v->c_entry_type);
     }
+}
+
+static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
+                            const contractc_value_t *v, const char *indent);
+
+/* The alternatives of a value union (docs/contract-language.md §4.13):
+ * the tables they need, then their one array. */
+static void emit_alternatives_table(emit_t *e, const cc_value_t *v)
+{
+    for (size_t i = 0; i < v->alternative_count; i++)
+        emit_value_deps(e, &v->alternatives[i]);
+    const cc_table_alternatives_t *ta = cc_tables_alternatives(e->t, v);
+    if (!ta) {
+        e->tables.failed = true;
+        return;
+    }
+    cc_buf_printf(&e->tables, "\n/* the alternatives of a value union */\n"
+                              "static const contractc_value_t %s[%zu] = {\n",
+                  ta->ident, v->alternative_count);
+    for (size_t i = 0; i < v->alternative_count; i++) {
+        cc_buf_puts(&e->tables, "    ");
+        emit_value_init(e, &e->tables, &v->alternatives[i], &ta->table[i], "    ");
+        cc_buf_puts(&e->tables, i + 1 < v->alternative_count ? ",\n" : "\n");
+    }
+    cc_buf_puts(&e->tables, "};\n");
+    cc_buf_printf(&e->tables, "CONTRACTC_STATIC_ASSERT(sizeof(%s) == sizeof(int), %s_kind_is_int_);\n",
+                  v->c_kind_type, v->c_union_struct);
 }
 
 static void put_int64(cc_buf_t *b, int64_t v)
@@ -684,6 +770,13 @@ static void emit_value_init(emit_t *e, cc_buf_t *b, const cc_value_t *mv,
                       mv->c_union_struct, v->variant_count);
         cc_buf_printf(b, "%s    .union_offset = offsetof(%s, as),\n", indent, mv->c_union_type);
         break;
+    case CONTRACTC_TYPE_VALUE_UNION: { /* docs/contract-language.md §4.13 */
+        const cc_table_alternatives_t *ta = cc_tables_alternatives(e->t, mv);
+        cc_buf_printf(b, "%s    .alternatives = %s, .alternative_count = %" PRIu32 ",\n", indent,
+                      ta ? ta->ident : "?", v->alternative_count);
+        cc_buf_printf(b, "%s    .union_offset = offsetof(%s, as),\n", indent, mv->c_union_type);
+        break;
+    }
     case CONTRACTC_TYPE_MAP: { /* docs/contract-language.md §4.12 */
         size_t i = items_index(e, mv->items);
         const char *entry = mv->c_entry_type ? mv->c_entry_type : "?";

@@ -653,6 +653,30 @@ static void walk_value(dctx_t *c, cJSON *node, const cc_value_t *v, const cc_fie
         }
         break;
     }
+    case CONTRACTC_TYPE_VALUE_UNION: {
+        /* docs/contract-language.md §4.13: anyOf of the alternatives (one
+         * per JSON type), each walked on its own branch, its lost
+         * constraints said in that branch's description; counted as a
+         * union type like a nullable field (dialects.md rows "value union") */
+        if (!(f && f->nullable)) { /* a nullable one is counted with its field */
+            c->unions++;
+            if (c->unions == ANTHROPIC_MAX_UNIONS + 1)
+                c->union_over = v->mark;
+        }
+        cJSON *any = get(node, "anyOf");
+        for (size_t i = 0; i < v->alternative_count && !c->failed; i++) {
+            cJSON *branch = any ? cJSON_GetArrayItem(any, (int)i) : NULL;
+            if (!branch) {
+                c->failed = true;
+                break;
+            }
+            cc_buf_t branch_words = CC_BUF_INIT;
+            walk_value(c, branch, &v->alternatives[i], f, path, &branch_words, level);
+            append_description(c, branch, &branch_words);
+            cc_buf_free(&branch_words);
+        }
+        break;
+    }
     case CONTRACTC_TYPE_ARRAY: {
         if (level + 1 > c->depth) {
             c->depth = level + 1;

@@ -912,6 +912,52 @@ static void string_bounds(gb_t *g, const cc_value_t *v, const char *path, uint32
  * caller's).  v2 constructs (unions, maps, json) join here when the
  * contract model has them; optional keys are emit_object's. */
 static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *base,
+                       const char *path);
+
+/* A value union (docs/contract-language.md §4.13): its alternatives, one
+ * rule each, named BASE-TYPE ("quantity-string"); their JSON types differ,
+ * so at most one alternative admits a value.  A grounded string
+ * alternative's rule is named as a grounded field's is. */
+static void emit_value_union(gb_t *g, size_t head, const cc_value_t *v, const char *base,
+                             const char *path)
+{
+    size_t *ar = calloc(v->alternative_count + 1, sizeof *ar);
+    char **bases = calloc(v->alternative_count + 1, sizeof *bases);
+    if (!ar || !bases) {
+        free(ar);
+        free(bases);
+        g->oom = true;
+        return;
+    }
+    cc_buf_t b = CC_BUF_INIT;
+    cc_buf_putc(&b, '(');
+    for (size_t i = 0; i < v->alternative_count && !g->oom; i++) {
+        const cc_value_t *a = &v->alternatives[i];
+        cc_buf_t nb = CC_BUF_INIT, rb = CC_BUF_INIT;
+        cc_buf_printf(&nb, "%s-%s", base, cc_type_name(a->type));
+        bool grounded = a->type == CONTRACTC_TYPE_STRING && a->grounded;
+        cc_buf_printf(&rb, "%s%s", grounded ? CC_GBNF_GROUNDED_PREFIX : "",
+                      nb.data ? nb.data : "");
+        ar[i] = new_rule(g, rb.data ? rb.data : "alternative");
+        bases[i] = grounded ? cc_buf_take(&nb, NULL) : cc_strdup(rule_name(g, ar[i]));
+        if (!bases[i] || nb.failed || rb.failed)
+            g->oom = true;
+        cc_buf_free(&nb);
+        cc_buf_free(&rb);
+        if (!g->oom)
+            cc_buf_printf(&b, "%s%s", i ? " | " : "", rule_name(g, ar[i]));
+    }
+    cc_buf_putc(&b, ')');
+    set_body(g, head, &b);
+    for (size_t i = 0; i < v->alternative_count && !g->oom; i++)
+        emit_value(g, ar[i], &v->alternatives[i], bases[i], path);
+    for (size_t i = 0; i < v->alternative_count; i++)
+        free(bases[i]);
+    free(bases);
+    free(ar);
+}
+
+static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *base,
                        const char *path)
 {
     cc_buf_t b = CC_BUF_INIT;
@@ -1027,6 +1073,9 @@ static void emit_value(gb_t *g, size_t head, const cc_value_t *v, const char *ba
         return;
     case CONTRACTC_TYPE_UNION:
         emit_union(g, head, v, base, path);
+        return;
+    case CONTRACTC_TYPE_VALUE_UNION:
+        emit_value_union(g, head, v, base, path);
         return;
     case CONTRACTC_TYPE_ARRAY: {
         cc_buf_t ib = CC_BUF_INIT, ip = CC_BUF_INIT;

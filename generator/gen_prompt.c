@@ -156,6 +156,12 @@ static void put_phrase(cc_buf_t *b, const cc_value_t *v, const char *written, bo
     case CONTRACTC_TYPE_UNION:
         cc_phrase_union(b, v);
         break;
+    case CONTRACTC_TYPE_VALUE_UNION: /* docs/contract-language.md §4.13 */
+        for (size_t i = 0; i < v->alternative_count; i++) {
+            cc_phrase_alternative(b, i);
+            put_phrase(b, &v->alternatives[i], NULL, false);
+        }
+        break;
     case CONTRACTC_TYPE_ARRAY:
         cc_buf_puts(b, "a list of ");
         if ((v->has_min_items && v->min_items > 0) || v->has_max_items)
@@ -213,6 +219,13 @@ static void emit_nested(prompt_ctx_t *c, const char *path, const cc_value_t *v)
             c->b->failed = true;
         else
             emit_object_lines(c, p.data, v->object);
+    } else if (v->type == CONTRACTC_TYPE_VALUE_UNION) {
+        /* an object alternative's keys (at most one), or those of an array
+         * alternative's object items, below the field */
+        for (size_t i = 0; i < v->alternative_count; i++)
+            if (v->alternatives[i].type == CONTRACTC_TYPE_OBJECT ||
+                v->alternatives[i].type == CONTRACTC_TYPE_ARRAY)
+                emit_nested(c, p.data, &v->alternatives[i]);
     } else if (v->type == CONTRACTC_TYPE_UNION) {
         /* each variant's keys under a line naming its tag value */
         char *at = cc_strndup(p.data, p.len); /* "history[]" */
@@ -327,6 +340,37 @@ static void emit_rule_line(prompt_ctx_t *c, const cc_object_t *owner, const cc_r
     cc_buf_putc(b, '\n');
 }
 
+static void emit_nested_rules(prompt_ctx_t *c, const char *prefix, const cc_object_t *obj);
+
+/* The rules of a value union's object alternative at `path` (or of an
+ * array alternative's object items), as emit_nested_rules writes an
+ * object field's (docs/contract-language.md §4.13). */
+static void emit_alternative_rules(prompt_ctx_t *c, const char *path, const cc_value_t *alt,
+                                   bool in_array)
+{
+    cc_buf_t p = CC_BUF_INIT;
+    cc_buf_puts(&p, path);
+    while (alt->type == CONTRACTC_TYPE_ARRAY && alt->items) {
+        cc_buf_puts(&p, "[]");
+        alt = alt->items;
+        in_array = true;
+    }
+    if (alt->type == CONTRACTC_TYPE_OBJECT && alt->object && !p.failed) {
+        for (size_t r = 0; r < alt->object->rule_count; r++) {
+            if (!cc_rule_prompted(&alt->object->rules[r]))
+                continue;
+            cc_buf_printf(c->b, in_array ? "For each %s item: " : "For %s: ", p.data);
+            emit_rule_line(c, alt->object, &alt->object->rules[r]);
+        }
+        cc_buf_putc(&p, '.');
+        if (!p.failed)
+            emit_nested_rules(c, p.data, alt->object);
+    }
+    if (p.failed)
+        c->b->failed = true;
+    cc_buf_free(&p);
+}
+
 /* Rules of the objects nested in `obj` (not obj's own), depth first. */
 static void emit_nested_rules(prompt_ctx_t *c, const char *prefix, const cc_object_t *obj)
 {
@@ -353,6 +397,9 @@ static void emit_nested_rules(prompt_ctx_t *c, const char *prefix, const cc_obje
             if (!p.failed)
                 emit_nested_rules(c, p.data, v->object);
         }
+        for (size_t a = 0; v->type == CONTRACTC_TYPE_VALUE_UNION && a < v->alternative_count &&
+                           !p.failed && !c->b->failed; a++)
+            emit_alternative_rules(c, p.data, &v->alternatives[a], in_array);
         if (p.failed)
             c->b->failed = true;
         cc_buf_free(&p);

@@ -255,6 +255,25 @@ static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, boo
         put(c, obj, "anyOf", any);
         break;
     }
+    case CONTRACTC_TYPE_VALUE_UNION: {
+        /* docs/contract-language.md §4.13: anyOf of the alternatives, each
+         * with its own constraints (their JSON types differ: at most one
+         * branch fits a value), and {"type": "null"} when nullable */
+        cJSON *any = cJSON_CreateArray();
+        for (size_t i = 0; i < v->alternative_count; i++) {
+            cJSON *branch = cJSON_CreateObject();
+            if (branch)
+                value_keywords(c, branch, &v->alternatives[i], false, f);
+            append(c, any, branch);
+        }
+        if (nullable) {
+            cJSON *null_branch = cJSON_CreateObject();
+            put_string(c, null_branch, "type", "null");
+            append(c, any, null_branch);
+        }
+        put(c, obj, "anyOf", any);
+        break;
+    }
     case CONTRACTC_TYPE_OBJECT:
         if (v->object)
             object_keywords(c, obj, v->object, NULL, NULL);

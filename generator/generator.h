@@ -91,6 +91,12 @@ void cc_phrase_json(cc_buf_t *b, const cc_value_t *v);
  * route.intent is "refund"' (`path` as the prompt writes it). */
 void cc_phrase_variant(cc_buf_t *b, const char *path, const cc_value_t *v, size_t variant);
 
+/* What comes before alternative i of a value union's phrase (docs/
+ * contract-language.md §4.13): "either " before the first, "; or " before
+ * each other ('either text, at most 10 characters; or a whole number 0 or
+ * more'). */
+void cc_phrase_alternative(cc_buf_t *b, size_t i);
+
 /* Text on one line: trimmed, every run of CR, LF and TAB as one space (how
  * descriptions, format texts and rule prompts enter the prompt). */
 void cc_phrase_one_line(cc_buf_t *b, const char *s);

@@ -240,6 +240,24 @@ static void model_value(cc_buf_t *b, const cc_value_t *v)
         }
         cc_buf_putc(b, ']');
         break;
+    case CONTRACTC_TYPE_VALUE_UNION: /* v2 (§4.13): each alternative's value, in order */
+        key(b, "alternatives");
+        cc_buf_putc(b, '[');
+        for (size_t i = 0; i < v->alternative_count; i++) {
+            /* "type" comes first, so open with it, as for items */
+            cc_buf_t inner = CC_BUF_INIT;
+            model_value(&inner, &v->alternatives[i]);
+            if (inner.failed) {
+                b->failed = true;
+            } else {
+                cc_buf_puts(b, i > 0 ? ",{" : "{");
+                cc_buf_append(b, inner.data + 1, inner.len - 1); /* drop ',' */
+                cc_buf_putc(b, '}');
+            }
+            cc_buf_free(&inner);
+        }
+        cc_buf_putc(b, ']');
+        break;
     case CONTRACTC_TYPE_BOOLEAN:
     case CONTRACTC_TYPE_DATE:
     case CONTRACTC_TYPE_DATETIME:

@@ -25,6 +25,7 @@ const char *cc_type_name(contractc_type_t type)
     case CONTRACTC_TYPE_MAP: return "map";
     case CONTRACTC_TYPE_UNION: return "union";
     case CONTRACTC_TYPE_JSON: return "json";
+    case CONTRACTC_TYPE_VALUE_UNION: return "value union";
     default: break; /* the types of v2 name themselves where they are built */
     }
     return "?";
@@ -141,6 +142,10 @@ void cc_value_clear(cc_value_t *v)
     free(v->c_kind_type);
     free(v->c_kind_prefix);
     free(v->c_item_type);
+    for (size_t i = 0; i < v->alternative_count; i++)
+        cc_value_clear(&v->alternatives[i]);
+    free(v->alternatives);
+    free(v->c_alt_constant);
     memset(v, 0, sizeof *v);
 }
 
@@ -190,7 +195,8 @@ static bool object_needs_abi2(const cc_object_t *o);
 static bool value_needs_abi2(const cc_value_t *v)
 {
     for (; v; v = v->items) {
-        if (v->type == CONTRACTC_TYPE_UNION || v->type == CONTRACTC_TYPE_MAP)
+        if (v->type == CONTRACTC_TYPE_UNION || v->type == CONTRACTC_TYPE_MAP ||
+            v->type == CONTRACTC_TYPE_VALUE_UNION)
             return true;
         if (v->type == CONTRACTC_TYPE_OBJECT && v->object && !v->object->named)
             return object_needs_abi2(v->object);

@@ -121,6 +121,18 @@ typedef struct cc_value {
     /* naming.c: "NAME_F_item_t", the C struct of one such item
      * ({ bool has_value; T value; }); NULL unless nullable */
     char *c_item_type;
+
+    /* v2 value union (`type: [T1, T2, ...]`, docs/contract-language.md
+     * §4.13): the alternatives in written order (owned), each a value of
+     * its own type and constraints, at most one per JSON type.  naming.c
+     * names the struct, the kind enum and its prefix in c_union_type,
+     * c_union_struct, c_kind_type and c_kind_prefix (as for `type: union`),
+     * and each alternative's constant and member in c_alt_constant and
+     * c_alt_member. */
+    struct cc_value *alternatives;
+    size_t alternative_count;
+    char *c_alt_constant;              /* of an alternative: "NAME_F_KIND_STRING" */
+    const char *c_alt_member;          /* of an alternative: "string" (static) */
 } cc_value_t;
 
 typedef struct cc_field {

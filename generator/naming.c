@@ -487,6 +487,108 @@ static void name_union(namer_t *N, cc_value_t *v, const char *base, const char *
     list_free(&members);
 }
 
+/* The member of `as` of a value union's alternative of type t
+ * (docs/contract-language.md §4.13): the type's name, `enum_` for enum. */
+static const char *alternative_member(contractc_type_t t)
+{
+    switch (t) {
+    case CONTRACTC_TYPE_STRING: return "string";
+    case CONTRACTC_TYPE_INTEGER: return "integer";
+    case CONTRACTC_TYPE_NUMBER: return "number";
+    case CONTRACTC_TYPE_BOOLEAN: return "boolean";
+    case CONTRACTC_TYPE_DECIMAL: return "decimal";
+    case CONTRACTC_TYPE_DATE: return "date";
+    case CONTRACTC_TYPE_DATETIME: return "datetime";
+    case CONTRACTC_TYPE_ENUM: return "enum_";
+    case CONTRACTC_TYPE_OBJECT: return "object";
+    case CONTRACTC_TYPE_ARRAY: return "array";
+    default: return "unused_";
+    }
+}
+
+/* Names a value union (docs/contract-language.md §4.13) as name_union
+ * names a tagged union: its struct "BASE_t", its kind enum "BASE_kind_t"
+ * with BASE_KIND_NONE and BASE_KIND_<TYPE> per alternative; the members of
+ * `as` are the types' names; an inline enum alternative is "BASE_enum_t". */
+static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *type_name,
+                       const char *path, cc_mark_t at);
+
+static void name_value_union(namer_t *N, cc_value_t *v, const char *base, const char *what,
+                             const char *type_name, const char *path, cc_mark_t at)
+{
+    v->c_union_struct = cc_strdup(base);
+    v->c_union_type = fmt("%s_t", base);
+    v->c_kind_type = fmt("%s_kind_t", base);
+    char *kind = fmt("%s_KIND", base);
+    v->c_kind_prefix = kind ? upper(kind) : NULL;
+    free(kind);
+    if (!v->c_union_struct || !v->c_union_type || !v->c_kind_type || !v->c_kind_prefix) {
+        N->oom = true;
+        return;
+    }
+    const char *fix = "rename the field or the contract";
+    if (!refuse_reserved(N, v->c_union_struct, CC_C_TAG, what, at, fix))
+        refuse_reserved(N, v->c_union_type, CC_C_ORDINARY, what, at, fix);
+    refuse_reserved(N, v->c_kind_type, CC_C_ORDINARY, what, at, fix);
+    list_add(&N->types, cc_strdup(v->c_union_type), cc_strdup(what), NULL, at, false);
+    list_fix_last(&N->types, fmt("write c_name: on %s to choose another C name", what));
+    list_add(&N->types, cc_strdup(v->c_kind_type), fmt("the kind enum of %s", what), NULL, at,
+             false);
+    list_add(&N->constants, fmt("%s_NONE", v->c_kind_prefix),
+             fmt("the no-kind constant of %s", what), NULL, at, true);
+    for (size_t i = 0; i < v->alternative_count && !N->oom; i++) {
+        cc_value_t *a = &v->alternatives[i];
+        char *type = upper(cc_type_name(a->type));
+        a->c_alt_member = alternative_member(a->type);
+        a->c_alt_constant = type ? fmt("%s_%s", v->c_kind_prefix, type) : NULL;
+        free(type);
+        char *aw = fmt("alternative '%s' of %s", cc_type_name(a->type), what);
+        if (!a->c_alt_constant || !aw) {
+            free(aw);
+            N->oom = true;
+            return;
+        }
+        refuse_reserved(N, a->c_alt_constant, CC_C_ORDINARY, aw, a->mark,
+                        "rename the field or the contract");
+        list_add(&N->constants, cc_strdup(a->c_alt_constant), aw, NULL, a->mark, false);
+        if (a->type == CONTRACTC_TYPE_ENUM && a->enumeration && !a->type_ref) {
+            char *eb = fmt("%s_enum", base);
+            if (!eb) {
+                N->oom = true;
+                return;
+            }
+            name_enum(N, a->enumeration, eb, what, a->mark, fix);
+            free(eb);
+        } else if (a->type == CONTRACTC_TYPE_OBJECT && a->object && !a->type_ref) {
+            /* an inline object alternative: "BASE_object_t", its fields at
+             * the union's path */
+            char *ob = fmt("%s_object", base);
+            if (!ob) {
+                N->oom = true;
+                return;
+            }
+            name_object(N, a->object, ob, type_name, path, false, a->mark);
+            free(ob);
+        } else if (a->type == CONTRACTC_TYPE_ARRAY && a->items) {
+            /* an array alternative: as.array is "BASE_list_t" ({ T *items;
+             * size_t count; }); its items are named from "BASE_array" */
+            a->c_list_type = fmt("%s_list_t", base);
+            char *ab = fmt("%s_array", base);
+            char *lw = fmt("the list of %s", what);
+            if (!a->c_list_type || !ab || !lw) {
+                free(ab);
+                free(lw);
+                N->oom = true;
+                return;
+            }
+            refuse_reserved(N, a->c_list_type, CC_C_ORDINARY, lw, a->mark, fix);
+            list_add(&N->types, cc_strdup(a->c_list_type), lw, NULL, a->mark, false);
+            name_value(N, a, ab, type_name, path, a->mark);
+            free(ab);
+        }
+    }
+}
+
 /* Names the inline object or enum of a value (a field's, or its items'). */
 static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *type_name,
                        const char *path, cc_mark_t at)
@@ -568,6 +670,8 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
         name_object(N, v->object, base, type_name, path, false, at);
     else if (v->type == CONTRACTC_TYPE_UNION)
         name_union(N, v, base, what, at);
+    else if (v->type == CONTRACTC_TYPE_VALUE_UNION)
+        name_value_union(N, v, base, what, type_name, path, at);
     free(what);
 }
 

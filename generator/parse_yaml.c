@@ -845,13 +845,18 @@ typedef struct where {
     const char *type_name;  /* the named type the field belongs to; NULL: the record */
     bool items;             /* describing the `items` of `path` */
     bool map_values;        /* describing the `values` of map `path` */
+    const char *alternative; /* v2: describing this alternative of value union `path`
+                                ("string", "the 2nd"); NULL: none */
 } where_t;
 
 static char *where_text(const where_t *w)
 {
     cc_buf_t b = CC_BUF_INIT;
+    if (w->alternative)
+        cc_buf_printf(&b, "in alternative %s of ", w->alternative);
     cc_buf_printf(&b, "%sfield '%s'",
-                  w->items ? "in the items of " : w->map_values ? "in the values of " : "in ",
+                  w->alternative ? (w->items ? "the items of " : w->map_values ? "the values of " : "")
+                  : w->items ? "in the items of " : w->map_values ? "in the values of " : "in ",
                   w->path);
     if (w->type_name)
         cc_buf_printf(&b, " of type '%s'", w->type_name);
@@ -1269,6 +1274,172 @@ static void load_union(loader_t *L, const ynode_t *map, cc_value_t *v, const yno
     }
 }
 
+/* The JSON type of a value type, for a value union's alternatives (docs/
+ * contract-language.md §4.13): 1 a string (string, decimal, date,
+ * datetime, enum), 2 a number (integer, number), 3 a boolean, 4 an object,
+ * 5 an array, 0 none. */
+static int json_type_class(contractc_type_t t)
+{
+    switch (t) {
+    case CONTRACTC_TYPE_STRING: case CONTRACTC_TYPE_DECIMAL: case CONTRACTC_TYPE_DATE:
+    case CONTRACTC_TYPE_DATETIME: case CONTRACTC_TYPE_ENUM: return 1;
+    case CONTRACTC_TYPE_INTEGER: case CONTRACTC_TYPE_NUMBER: return 2;
+    case CONTRACTC_TYPE_BOOLEAN: return 3;
+    case CONTRACTC_TYPE_OBJECT: case CONTRACTC_TYPE_UNION: case CONTRACTC_TYPE_MAP: return 4;
+    case CONTRACTC_TYPE_ARRAY: return 5;
+    default: return 0;
+    }
+}
+
+/* An alternative's type as written: the named type, or the built-in's name. */
+static const char *alternative_name(const cc_value_t *a)
+{
+    return a->type_ref ? a->type_ref : cc_type_name(a->type);
+}
+
+/* A value union's list, `type: [T1, T2, ...]` (docs/contract-language.md
+ * §4.13): each item a type name (the short form, loaded as {type: T}) or
+ * a mapping with `type:` and that type's constraints.  At most one
+ * alternative per JSON type; null is never one (nullable is the field's);
+ * the kinds this build does not generate are refused as not built yet. */
+static void load_value_union(loader_t *L, const ynode_t *seq, cc_value_t *v, const where_t *w,
+                             const char *in_what)
+{
+    if (seq->count < 2) {
+        cc_error(L->d, L->path, seq->mark,
+                 "a value union lists at least two types %s, as in type: [string, integer]; "
+                 "for one type write type: T", in_what);
+        return;
+    }
+    v->alternatives = calloc(seq->count, sizeof *v->alternatives);
+    if (!v->alternatives) {
+        L->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < seq->count && !L->oom; i++) {
+        const ynode_t *it = seq->items[i];
+        if (it->poisoned)
+            continue;
+        if (it->kind == Y_SEQ) {
+            cc_error(L->d, L->path, it->mark,
+                     "an alternative of a value union is a type name or a mapping {type: ...} "
+                     "%s, not a sequence", in_what);
+            continue;
+        }
+        const ynode_t *t = it;
+        if (it->kind == Y_MAP) {
+            t = NULL;
+            for (size_t p = 0; p < it->count / 2; p++)
+                if (strcmp(key_text(it, p), "type") == 0)
+                    t = it->items[2 * p + 1];
+        }
+        if (t && t->kind == Y_SCALAR && (is_null_scalar(t) || strcmp(t->text, "null") == 0)) {
+            cc_error(L->d, L->path, t->mark,
+                     "null is not an alternative of a value union %s; write nullable: true on "
+                     "the field, as for every type", in_what);
+            continue;
+        }
+        /* the short form T is loaded as the mapping {type: T} */
+        ynode_t key_node, map_node;
+        ynode_t *pair[2];
+        const ynode_t *node = it;
+        if (it->kind == Y_SCALAR) {
+            memset(&key_node, 0, sizeof key_node);
+            key_node.kind = Y_SCALAR;
+            key_node.mark = it->mark;
+            key_node.text = (char *)"type";
+            key_node.len = 4;
+            memset(&map_node, 0, sizeof map_node);
+            map_node.kind = Y_MAP;
+            map_node.mark = it->mark;
+            pair[0] = &key_node;
+            pair[1] = (ynode_t *)it;
+            map_node.items = pair;
+            map_node.count = map_node.capacity = 2;
+            node = &map_node;
+        }
+        cc_buf_t label = CC_BUF_INIT;
+        if (t && t->kind == Y_SCALAR)
+            cc_buf_printf(&label, "'%s'", t->text);
+        else
+            cc_buf_printf(&label, "%zu", i + 1);
+        char *label_text = cc_buf_take(&label, NULL);
+        if (!label_text) {
+            L->oom = true;
+            return;
+        }
+        where_t aw = *w;
+        aw.alternative = label_text;
+        cc_value_t *a = &v->alternatives[v->alternative_count];
+        load_value(L, node, a, NULL, &aw);
+        free(label_text);
+        const char *refused = NULL;
+        switch (a->type) {
+        case CONTRACTC_TYPE_VALUE_UNION:
+            cc_error(L->d, L->path, a->mark,
+                     "an alternative of a value union %s may not list types itself; write every "
+                     "alternative in the one list", in_what);
+            refused = "";
+            break;
+        case CONTRACTC_TYPE_UNION: refused = "a tagged union (type: union)"; break;
+        case CONTRACTC_TYPE_MAP: refused = "a map (type: map)"; break;
+        case CONTRACTC_TYPE_JSON: /* docs/contract-language.md §4.14: it is every JSON type */
+            cc_error(L->d, L->path, a->mark,
+                     "json is no alternative of a value union %s: it takes every JSON value, "
+                     "the other alternatives' types included; write type: json alone", in_what);
+            refused = "";
+            break;
+        case CONTRACTC_TYPE_ARRAY:
+            if (a->items && a->items->nullable)
+                refused = "an array of nullable items";
+            else if (a->items && a->items->type == CONTRACTC_TYPE_ARRAY)
+                refused = "an array of arrays";
+            break;
+        default:
+            if (!a->type)
+                refused = ""; /* reported */
+            break;
+        }
+        if (refused && *refused)
+            cc_error(L->d, L->path, a->mark,
+                     "%s as an alternative of a value union is not built yet %s; make it a "
+                     "named object type of 'types' holding it and write type: NAME in the list",
+                     refused, in_what);
+        for (size_t j = 0; !refused && j < v->alternative_count; j++) {
+            const cc_value_t *b = &v->alternatives[j];
+            if (json_type_class(b->type) != json_type_class(a->type))
+                continue;
+            if (b->type == a->type && a->type == CONTRACTC_TYPE_OBJECT)
+                cc_error(L->d, L->path, a->mark,
+                         "alternatives '%s' and '%s' %s are both JSON objects; a value union "
+                         "tells its alternatives apart by the JSON type alone: for kinds of "
+                         "object write type: union with a tag", alternative_name(b),
+                         alternative_name(a), in_what);
+            else if (b->type == a->type)
+                cc_error(L->d, L->path, a->mark,
+                         "alternative '%s' is listed twice %s; a value union takes each JSON "
+                         "type once", alternative_name(a), in_what);
+            else if (json_type_class(a->type) == 1)
+                cc_error(L->d, L->path, a->mark,
+                         "alternatives '%s' and '%s' %s are both JSON strings; a value union "
+                         "takes at most one of string, decimal, date, datetime and enum (the "
+                         "JSON type alone tells the alternatives apart)", alternative_name(b),
+                         alternative_name(a), in_what);
+            else
+                cc_error(L->d, L->path, a->mark,
+                         "alternatives '%s' and '%s' %s are ambiguous: a JSON integer is a "
+                         "number too; keep number (it takes both) or integer",
+                         alternative_name(b), alternative_name(a), in_what);
+            cc_diag_related(L->d, L->path, b->mark, "'%s' is listed here", alternative_name(b));
+            refused = "";
+        }
+        if (refused)
+            cc_value_clear(a);
+        else
+            v->alternative_count++;
+    }
+}
+
 /* Loads one value: a field's (f set) or an array's items (f NULL). */
 static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_t *f,
                        const where_t *w)
@@ -1286,6 +1457,10 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
     const cc_named_type_t *named = NULL;
     if (!slot[FK_TYPE]) {
         missing_key(L, map->mark, "type", in_what);
+    } else if (slot[FK_TYPE]->kind == Y_SEQ && !slot[FK_TYPE]->poisoned) {
+        /* v2 value union: type: [T1, T2, ...] (docs/contract-language.md §4.13) */
+        v->mark = slot[FK_TYPE]->mark;
+        v->type = CONTRACTC_TYPE_VALUE_UNION;
     } else {
         char *t = get_string(L, slot[FK_TYPE], "type");
         if (t) {
@@ -1349,7 +1524,21 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             continue;
         bool bad = false;
         if (field_key_types[k] == 0) {
-            if (!f && k == FK_EXAMPLE && w->map_values) {
+            if (!f && w->alternative && k != FK_TYPE) {
+                /* docs/contract-language.md §4.13: an alternative is a type
+                 * and its constraints; the rest is the field's */
+                if (k == FK_NULLABLE)
+                    cc_error(L->d, L->path, key[k]->mark,
+                             "key 'nullable' is not valid %s: null is no alternative of a value "
+                             "union; write nullable: true on the field, as for every type",
+                             in_what);
+                else
+                    cc_error(L->d, L->path, key[k]->mark,
+                             "key '%s' is not valid %s: an alternative takes a type and its "
+                             "constraints; put '%s' on the field", field_keys[k], in_what,
+                             field_keys[k]);
+                bad = true;
+            } else if (!f && k == FK_EXAMPLE && w->map_values) {
                 cc_error(L->d, L->path, key[k]->mark,
                          "key 'example' is not valid %s: an example is for scalar fields, not "
                          "map values; to show the model a map, write it in the map field's "
@@ -1388,6 +1577,12 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                                           : "the items are no member of their own");
                 bad = true;
             }
+        } else if (v->type == CONTRACTC_TYPE_VALUE_UNION) {
+            cc_error(L->d, L->path, key[k]->mark,
+                     "key '%s' is not valid on a value union (%s); constraints belong to the "
+                     "alternative they constrain, as in type: [{type: string, max_length: 10}, "
+                     "{type: integer, minimum: 0}]", field_keys[k], in_what + 3 /* without "in " */);
+            bad = true;
         } else if (v->type && v->type_ref) {
             cc_error(L->d, L->path, key[k]->mark,
                      "key '%s' is not valid %s: its type is the named type '%s'",
@@ -1406,6 +1601,10 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                 cc_error(L->d, L->path, key[k]->mark,
                          "key 'max_bytes' is not valid for a field of type string; bound a "
                          "string with max_length (in characters)");
+            else if (w->alternative) /* v2: an alternative of a value union (§4.13) */
+                cc_error(L->d, L->path, key[k]->mark,
+                         "key '%s' is not valid for an alternative of type %s (%s)",
+                         field_keys[k], cc_type_name(v->type), in_what + 3 /* without "in " */);
             else
                 cc_error(L->d, L->path, key[k]->mark,
                          "key '%s' is not valid for a field of type %s", field_keys[k],
@@ -1447,7 +1646,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             v->nullable = false;
     }
 
-    if (v->type == CONTRACTC_TYPE_MAP && !f) {
+    if (v->type == CONTRACTC_TYPE_MAP && !f && !w->alternative) {
         cc_error(L->d, L->path, v->mark,
                  "a map is valid as the type of a field only, not %s; make the %s an object "
                  "type with the map as its field", in_what,
@@ -1593,6 +1792,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             }
             where_t iw = *w;
             iw.items = true;
+            iw.alternative = NULL; /* an array alternative's items are its own (§4.13) */
             load_value(L, slot[FK_ITEMS], v->items, NULL, &iw);
         }
         break;
@@ -1613,6 +1813,9 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                          "1 byte");
         }
         break;
+    case CONTRACTC_TYPE_VALUE_UNION:
+        load_value_union(L, slot[FK_TYPE], v, w, in_what);
+        break;
     default:
         break;
     }
@@ -1621,6 +1824,10 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
         const ynode_t *e = slot[FK_EXAMPLE];
         if (e->poisoned) {
             /* reported */
+        } else if (v->type == CONTRACTC_TYPE_VALUE_UNION) {
+            cc_error(L->d, L->path, key[FK_EXAMPLE]->mark,
+                     "'example' is not valid on a value union (%s); to show the model a value, "
+                     "write it in 'format_text'", in_what + 3 /* without "in " */);
         } else if (v->type == CONTRACTC_TYPE_OBJECT || v->type == CONTRACTC_TYPE_ARRAY ||
                    v->type == CONTRACTC_TYPE_UNION || v->type == CONTRACTC_TYPE_MAP ||
                    v->type == CONTRACTC_TYPE_JSON) {
@@ -1710,7 +1917,7 @@ static void load_object_fields(loader_t *L, const ynode_t *map, cc_object_t *o,
             L->oom = true;
             return;
         }
-        where_t w = {path, type_name, false, false};
+        where_t w = {path, type_name, false, false, NULL};
         if (val->poisoned) {
             /* reported */
         } else if (val->kind != Y_MAP) {

@@ -87,6 +87,9 @@ bool cc_value_grounded(const cc_value_t *v)
 {
     while ((v->type == CONTRACTC_TYPE_ARRAY || v->type == CONTRACTC_TYPE_MAP) && v->items)
         v = v->items;
+    for (size_t i = 0; v->type == CONTRACTC_TYPE_VALUE_UNION && i < v->alternative_count; i++)
+        if (cc_value_grounded(&v->alternatives[i])) /* §4.13: a grounded string alternative */
+            return true;
     return v->type == CONTRACTC_TYPE_STRING && v->grounded;
 }
 
@@ -229,6 +232,7 @@ bool cc_value_has_example(const cc_field_t *field)
     case CONTRACTC_TYPE_UNION:
     case CONTRACTC_TYPE_MAP:
     case CONTRACTC_TYPE_JSON:
+    case CONTRACTC_TYPE_VALUE_UNION:
         return false;
     default:
         return true;
@@ -338,6 +342,11 @@ void cc_phrase_variant(cc_buf_t *b, const char *path, const cc_value_t *v, size_
         cc_buf_json_string(b, v->tag, strlen(v->tag));
     cc_buf_puts(b, " is ");
     cc_buf_json_string(b, v->variants[variant].name, strlen(v->variants[variant].name));
+}
+
+void cc_phrase_alternative(cc_buf_t *b, size_t i)
+{
+    cc_buf_puts(b, i == 0 ? "either " : "; or ");
 }
 
 void cc_phrase_json(cc_buf_t *b, const cc_value_t *v)

@@ -132,6 +132,29 @@ static layout_t union_layout(build_t *b, const cc_value_t *v, uint32_t *union_of
     return l;
 }
 
+/* The layout of a value union's struct (gen_c.c writes it, docs/
+ * contract-language.md §4.13): the kind, an int-sized enum, then the C
+ * union of the alternatives' values at *union_offset (when not NULL). */
+static layout_t value_union_layout(build_t *b, const cc_value_t *v, uint32_t *union_offset)
+{
+    layout_t u = {0, 1};
+    for (size_t i = 0; i < v->alternative_count; i++) {
+        layout_t a = value_layout(b, &v->alternatives[i]);
+        if (a.size > u.size)
+            u.size = a.size;
+        if (a.align > u.align)
+            u.align = a.align;
+    }
+    u.size = round_up(u.size, u.align);
+    uint32_t at = round_up((uint32_t)sizeof(int), u.align);
+    if (union_offset)
+        *union_offset = at;
+    layout_t l;
+    l.align = u.align > CONTRACTC_ALIGNOF(int) ? u.align : (uint32_t)CONTRACTC_ALIGNOF(int);
+    l.size = round_up(at + u.size, l.align);
+    return l;
+}
+
 /* The layout of a scalar member or array item of this value. */
 static layout_t value_layout(build_t *b, const cc_value_t *v)
 {
@@ -182,6 +205,9 @@ static layout_t value_layout(build_t *b, const cc_value_t *v)
     case CONTRACTC_TYPE_UNION: /* { enum kind; union { variant structs } as; } */
         l = union_layout(b, v, NULL);
         break;
+    case CONTRACTC_TYPE_VALUE_UNION: /* { enum kind; union { alternatives } as; } */
+        l = value_union_layout(b, v, NULL);
+        break;
     case CONTRACTC_TYPE_MAP: /* { E *X; size_t X_count; }, members of a field only */
         l.size = sizeof(contractc_string_t);
         l.align = CONTRACTC_ALIGNOF(contractc_string_t);
@@ -223,6 +249,14 @@ const cc_table_items_t *cc_tables_items(const cc_tables_t *t, const cc_value_t *
     for (size_t i = 0; i < t->item_count; i++)
         if (t->items[i].model == v)
             return &t->items[i];
+    return NULL;
+}
+
+const cc_table_alternatives_t *cc_tables_alternatives(const cc_tables_t *t, const cc_value_t *v)
+{
+    for (size_t i = 0; i < t->alternatives_count; i++)
+        if (t->alternatives[i].model == v)
+            return &t->alternatives[i];
     return NULL;
 }
 
@@ -268,6 +302,15 @@ static uint32_t min_json_bytes(const cc_value_t *v, unsigned depth)
         return least == UINT32_MAX ? 2 : least;
     }
     case CONTRACTC_TYPE_MAP: return 2;                /* {} */
+    case CONTRACTC_TYPE_VALUE_UNION: {                /* its shortest alternative */
+        uint32_t least = UINT32_MAX;
+        for (size_t i = 0; i < v->alternative_count; i++) {
+            uint32_t n = min_json_bytes(&v->alternatives[i], depth + 1);
+            if (n < least)
+                least = n;
+        }
+        return least == UINT32_MAX ? 1 : least;
+    }
     case CONTRACTC_TYPE_OBJECT: {
         /* An optional key may be left out: it adds nothing (v2). */
         uint32_t n = 2, written = 0;
@@ -446,6 +489,26 @@ static void build_value(build_t *b, const cc_field_t *f, const cc_value_t *v,
         out->variants = vars;
         out->variant_count = (uint32_t)v->variant_count;
         union_layout(b, v, &out->union_offset);
+    }
+    if (v->type == CONTRACTC_TYPE_VALUE_UNION && v->alternative_count) {
+        /* docs/contract-language.md §4.13: "NAME_F_alternatives", after the
+         * tables its alternatives need */
+        contractc_value_t *alts = pool_alloc(b, v->alternative_count * sizeof *alts);
+        char *ident = ident_for(b, owner_ident, "alternatives");
+        if (!alts || !ident)
+            return;
+        for (size_t i = 0; i < v->alternative_count; i++)
+            build_value(b, NULL, &v->alternatives[i], &alts[i], owner_ident);
+        cc_table_alternatives_t *ta = list_push(b, (void **)&b->t->alternatives,
+                                                &b->t->alternatives_count, sizeof *ta);
+        if (!ta)
+            return;
+        ta->model = v;
+        ta->table = alts;
+        ta->ident = ident;
+        out->alternatives = alts;
+        out->alternative_count = (uint32_t)v->alternative_count;
+        value_union_layout(b, v, &out->union_offset);
     }
     if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
         contractc_value_t *iv = pool_alloc(b, sizeof *iv);
@@ -687,6 +750,14 @@ static uint32_t arena_factor_value(build_t *b, const cc_value_t *v, unsigned dep
                 most = n;
         }
         k += most;
+    } else if (v->type == CONTRACTC_TYPE_VALUE_UNION) {
+        uint32_t most = 0; /* one alternative is read */
+        for (size_t i = 0; i < v->alternative_count; i++) {
+            uint32_t n = arena_factor_value(b, &v->alternatives[i], depth + 1);
+            if (n > most)
+                most = n;
+        }
+        k += most;
     }
     return k;
 }
@@ -742,5 +813,6 @@ void cc_tables_free(cc_tables_t *t)
     free(t->enums);
     free(t->dfas);
     free(t->items);
+    free(t->alternatives);
     free(t);
 }

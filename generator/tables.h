@@ -52,6 +52,14 @@ typedef struct cc_table_items {
     bool map_values;   /* the values of a map (docs/contract-language.md §4.12) */
 } cc_table_items_t;
 
+/* The alternatives of a value union (docs/contract-language.md §4.13):
+ * one array of value tables, in contract order. */
+typedef struct cc_table_alternatives {
+    const cc_value_t *model;       /* the value union */
+    contractc_value_t *table;      /* [model->alternative_count] */
+    char *ident;                   /* "NAME_F_alternatives" */
+} cc_table_alternatives_t;
+
 typedef struct cc_tables {
     const cc_contract_t *model;
     contractc_contract_t contract;
@@ -63,6 +71,8 @@ typedef struct cc_tables {
     size_t dfa_count;
     cc_table_items_t *items;       /* innermost first: each may point at the next */
     size_t item_count;
+    cc_table_alternatives_t *alternatives; /* value unions, innermost first */
+    size_t alternatives_count;
     void *pool_;                   /* every allocation, freed by cc_tables_free */
 } cc_tables_t;
 
@@ -79,5 +89,6 @@ const cc_table_object_t *cc_tables_object(const cc_tables_t *t, const cc_object_
 const cc_table_enum_t *cc_tables_enum(const cc_tables_t *t, const cc_enum_t *e);
 const cc_table_dfa_t *cc_tables_dfa(const cc_tables_t *t, const cc_value_t *v);
 const cc_table_items_t *cc_tables_items(const cc_tables_t *t, const cc_value_t *v);
+const cc_table_alternatives_t *cc_tables_alternatives(const cc_tables_t *t, const cc_value_t *v);
 
 #endif /* CONTRACTC_TABLES_H */

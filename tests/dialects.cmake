@@ -51,6 +51,7 @@ set(_dialect_diff_contracts
   ${CONTRACTC_TEST_DATA}/contracts/sensor_log.contract.yaml
   ${CONTRACTC_TEST_DATA}/contracts/asset_tags.contract.yaml
   ${CONTRACTC_TEST_DATA}/contracts/api_capture.contract.yaml
+  ${CONTRACTC_TEST_DATA}/contracts/flex_values.contract.yaml
   ${_dialect_example_contracts})
 set(CONTRACTC_DIFF_COUNT 10000 CACHE STRING "replies per contract in the differential test")
 foreach(_c IN LISTS _dialect_diff_contracts)

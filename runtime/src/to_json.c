@@ -185,6 +185,21 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
             puts_(o, "null");
         break;
     }
+    case CONTRACTC_TYPE_VALUE_UNION: { /* the alternative read (§4.13) */
+        int kind;
+        memcpy(&kind, at, sizeof kind);
+        if (kind >= 1 && (uint32_t)kind <= v->alternative_count) {
+            const contractc_value_t *a = &v->alternatives[kind - 1];
+            const unsigned char *as = at + v->union_offset;
+            size_t as_aux = 0;
+            if (a->type == CONTRACTC_TYPE_STRING || a->type == CONTRACTC_TYPE_ARRAY)
+                memcpy(&as_aux, as + sizeof(void *), sizeof as_aux);
+            put_value(o, a, as, as_aux);
+        } else {
+            puts_(o, "null");
+        }
+        break;
+    }
     case CONTRACTC_TYPE_ARRAY: {
         const unsigned char *items;
         memcpy(&items, at, sizeof items);

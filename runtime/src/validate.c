@@ -377,6 +377,12 @@ static void put_expected(cc_str_t *s, const contractc_value_t *v)
         break;
     case CONTRACTC_TYPE_MAP: cc_str_puts(s, "an object (JSON object) of free keys"); break;
     case CONTRACTC_TYPE_JSON: cc_str_puts(s, "a JSON value"); break;
+    case CONTRACTC_TYPE_VALUE_UNION: /* docs/contract-language.md §4.13: every alternative */
+        for (uint32_t i = 0; i < v->alternative_count; i++) { /* as the prompt says it */
+            cc_str_puts(s, i ? "; or " : "either ");
+            put_expected(s, &v->alternatives[i]);
+        }
+        break;
     default: break; /* the types of v2 the tables of this build do not use */
     }
 }
@@ -1655,6 +1661,60 @@ CC_NOINLINE static int read_union(cc_parse_t *c, const contractc_value_t *v, con
     return r;
 }
 
+/* Whether a value starting with byte ch is of the JSON type of values of
+ * type t (a value union's alternative, docs/contract-language.md §4.13). */
+static bool json_type_fits(contractc_type_t t, int ch)
+{
+    switch (t) {
+    case CONTRACTC_TYPE_STRING: case CONTRACTC_TYPE_DECIMAL: case CONTRACTC_TYPE_DATE:
+    case CONTRACTC_TYPE_DATETIME: case CONTRACTC_TYPE_ENUM:
+        return ch == '"';
+    case CONTRACTC_TYPE_INTEGER: case CONTRACTC_TYPE_NUMBER:
+        return ch == '-' || (ch >= '0' && ch <= '9');
+    case CONTRACTC_TYPE_BOOLEAN: return ch == 't' || ch == 'f';
+    case CONTRACTC_TYPE_OBJECT: case CONTRACTC_TYPE_UNION: case CONTRACTC_TYPE_MAP:
+        return ch == '{';
+    case CONTRACTC_TYPE_ARRAY: return ch == '[';
+    default: return false;
+    }
+}
+
+/*
+ * A value union (docs/contract-language.md §4.13), at the value's first
+ * byte ch (not 'n': read_null took it).  The one alternative of the
+ * value's JSON type reads it into `as` (its problems are that
+ * alternative's, at this path) and the kind is set to its index + 1; a
+ * value of none of the alternatives' JSON types is one `type` problem
+ * naming them all.  Nothing is coerced: "5" is no integer.
+ */
+CC_NOINLINE static int read_value_union(cc_parse_t *c, const contractc_value_t *v,
+                                        const cc_slot_t *slot, int ch, bool *own_ok)
+{
+    uint32_t i = 0;
+    while (i < v->alternative_count && !json_type_fits(v->alternatives[i].type, ch))
+        i++;
+    if (i == v->alternative_count)
+        return read_mismatch(c, v, ch);
+    const contractc_value_t *a = &v->alternatives[i];
+    int kind = (int)i + 1;
+    memcpy(slot_dst(slot), &kind, sizeof kind);
+    /* `as`: a string alternative is a contractc_string_t and an array
+     * alternative a { T *items; size_t count; }, the length after the
+     * pointer (as an array's string or list item) */
+    const uint32_t at = slot->offset + v->union_offset;
+    cc_slot_t s = {slot->base, at,
+                   a->type == CONTRACTC_TYPE_STRING || a->type == CONTRACTC_TYPE_ARRAY
+                       ? at + (uint32_t)sizeof(void *)
+                       : CONTRACTC_ABSENT,
+                   CONTRACTC_ABSENT};
+    bool alternative_ok = false;
+    int r = read_value(c, a, false, &s, &alternative_ok, NULL);
+    if (r != V_FAIL)
+        slot_set_has(slot);
+    *own_ok = alternative_ok;
+    return r;
+}
+
 /* A boolean (the other scalar readers are above). */
 static int read_boolean(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t *slot, int ch)
 {
@@ -1724,6 +1784,8 @@ static CC_INLINE int read_value(cc_parse_t *c, const contractc_value_t *v, bool 
         if (r != V_FAIL)
             slot_set_has(slot);
         return r;
+    case CONTRACTC_TYPE_VALUE_UNION:
+        return read_value_union(c, v, slot, ch, own_ok);
     default: return V_FAIL;
     }
     if (r == V_OK) {
@@ -2610,9 +2672,15 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
         memcpy(&kind, at, sizeof kind);
         if (kind >= 1 && (uint32_t)kind <= v->variant_count)
             run_checks_object(c, v->variants[kind - 1].object, at + v->union_offset);
+    } else if (v->type == CONTRACTC_TYPE_VALUE_UNION) {
+        int kind; /* 0: null; else the alternative read into `as` */
+        memcpy(&kind, at, sizeof kind);
+        if (kind >= 1 && (uint32_t)kind <= v->alternative_count)
+            run_checks_value(c, &v->alternatives[kind - 1], at + v->union_offset);
     } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items &&
                (v->items->type == CONTRACTC_TYPE_OBJECT || v->items->type == CONTRACTC_TYPE_ARRAY ||
-                v->items->type == CONTRACTC_TYPE_UNION)) {
+                v->items->type == CONTRACTC_TYPE_UNION ||
+                v->items->type == CONTRACTC_TYPE_VALUE_UNION)) {
         const unsigned char *items;
         size_t count;
         memcpy(&items, at, sizeof items);

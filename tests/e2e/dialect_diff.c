@@ -151,6 +151,7 @@ struct jv {
     long dup;                    /* J_OBJ: member index written twice, or -1 */
     bool absent;                 /* an optional member left out (kept in place, so
                                     member i stays field i), not written */
+    const contractc_value_t *among; /* the value union `val` is an alternative of, or NULL */
 };
 
 static jv_t *jnew(int t)
@@ -671,6 +672,14 @@ static jv_t *gen_value(const contractc_value_t *v, int depth)
          * mutations act on the union's object as a whole */
         break;
     }
+    case CONTRACTC_TYPE_VALUE_UNION:
+        /* v2 (docs/contract-language.md §4.13): one alternative's value, as
+         * that alternative's (the mutations then act on its type) */
+    {
+        r = gen_value(&v->alternatives[below(v->alternative_count)], depth);
+        r->among = v;
+        return r;
+    }
     case CONTRACTC_TYPE_ARRAY: {
         r = jnew(J_ARR);
         uint32_t hi = v->max_items == CONTRACTC_UNBOUNDED || v->max_items > v->min_items + 4
@@ -1105,6 +1114,7 @@ typedef struct reply {
 static void replace(site_t *s, jv_t *nv)
 {
     nv->field = s->node->field;
+    nv->among = s->node->among;
     if (!nv->val)
         nv->val = s->node->val;
     jfree(s->node);
@@ -1504,6 +1514,10 @@ static void build_reply(int cls, reply_t *r)
             break;
         case C_TYPE_CHANGE:
             replace(s, other_type(s->node));
+            if (s->node->among && s->node->t == J_NUM && strcmp(s->node->text, "1e3") == 0)
+                for (uint32_t k = 0; k < s->node->among->alternative_count; k++)
+                    if (s->node->among->alternatives[k].type == CONTRACTC_TYPE_INTEGER)
+                        r->tag = "integer_fraction"; /* 1e3 lands on an integer alternative */
             break;
         case C_ENUM_MISS: {
             char tmp[128];

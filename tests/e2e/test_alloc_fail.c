@@ -48,6 +48,7 @@
 #include "asset_tags.h"
 #include "api_capture.h"
 #include "contractc/contractc.h"
+#include "flex_values.h"
 #include "invoice.h"
 #include "refund_request.h"
 #include "signup_form.h"
@@ -174,6 +175,8 @@ static const contractc_contract_t *contract_named(const char *name)
         return &asset_tags_contract;
     if (strcmp(name, "api_capture") == 0)
         return &api_capture_contract;
+    if (strcmp(name, "flex_values") == 0)
+        return &flex_values_contract;
     return NULL;
 }
 

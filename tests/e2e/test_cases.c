@@ -26,6 +26,7 @@
 #include "sensor_log.h"
 #include "asset_tags.h"
 #include "api_capture.h"
+#include "flex_values.h"
 #include "tables.h"
 
 #define CASES CONTRACTC_TEST_DATA "/cases/replies.jsonl"
@@ -201,6 +202,8 @@ static const contractc_contract_t *generated_contract(const char *name)
         return &asset_tags_contract;
     if (strcmp(name, "api_capture") == 0) /* v2: any JSON values */
         return &api_capture_contract;
+    if (strcmp(name, "flex_values") == 0) /* v2: value unions */
+        return &flex_values_contract;
     return NULL;
 }
 
@@ -237,8 +240,8 @@ START_TEST(every_case_agrees_through_the_in_memory_tables)
     size_t n;
     test_case_t *cases = load_cases(&n);
     const char *names[] = {"refund_request", "invoice", "signup_form", "support_route", "sensor_log",
-                           "asset_tags", "api_capture"};
-    enum { N_CONTRACTS = 7 };
+                           "asset_tags", "api_capture", "flex_values"};
+    enum { N_CONTRACTS = 8 };
     cc_contract_t *models[N_CONTRACTS];
     cc_tables_t *tables[N_CONTRACTS];
     cc_artifacts_t arts[N_CONTRACTS];

@@ -77,6 +77,8 @@ const CLASSES = [
   ['values against other values (min above max, tolerance, example, max_depth)',
     /is not a valid value|fraction digits|is greater than|tolerance is in the operands|max_depth/],
   ['uniqueness the schema cannot see (rule ids)', /duplicate rule id|is already the id/],
+  ['value unions: one alternative per JSON type, kinds not built yet (docs/contract-language.md §4.13)',
+    /are both JSON (strings|objects)|are ambiguous: a JSON integer|is listed twice in|is not an alternative of a value union|as an alternative of a value union is not built yet|may not list types itself/],
 ];
 
 // Structural errors: a key, a value's kind or type, a value outside its

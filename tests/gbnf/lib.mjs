@@ -214,6 +214,7 @@ export const contracts = [
     "tests/data/contracts/sensor_log.contract.yaml",
     "tests/data/contracts/asset_tags.contract.yaml",
     "tests/data/contracts/api_capture.contract.yaml",
+    "tests/data/contracts/flex_values.contract.yaml",
     "tests/data/differential/all_types.contract.yaml", "bench/contracts/repo_map.contract.yaml",
 ].map((c) => path.join(src, c));
 

@@ -94,6 +94,12 @@ static void compare_value(const char *where, const contractc_value_t *a, const c
         str_eq(where, a->variants[i].name, b->variants[i].name);
         compare_object(where, a->variants[i].object, b->variants[i].object, depth + 1);
     }
+    /* a value union: its alternatives, in order (the offset of `as` above) */
+    ck_assert_msg(a->alternative_count == b->alternative_count && !a->alternatives == !b->alternatives,
+                  "%s: value union alternatives %u vs %u", where, a->alternative_count,
+                  b->alternative_count);
+    for (uint32_t i = 0; i < a->alternative_count; i++)
+        compare_value(where, &a->alternatives[i], &b->alternatives[i], depth + 1);
     compared++;
 }
 

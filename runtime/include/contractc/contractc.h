@@ -1122,6 +1122,15 @@ typedef struct contractc_value {
      * never null and each item is the value itself. */
     bool items_nullable;
     uint32_t item_has_offset, item_value_offset;
+    /* ABI 2: a value union (`type: [T1, T2]`, docs/contract-language.md
+     * §4.13).  alternatives[0..alternative_count), at most one per JSON
+     * type, in contract order.  The C value is a struct whose first member
+     * is the kind (an int-sized enum: 0 none, alternative index + 1) and
+     * whose `as` member, at union_offset (above), is the C union of the
+     * alternatives' values (a string is a contractc_string_t).  NULL and 0
+     * in every other value (and in ABI 1 tables). */
+    const struct contractc_value *alternatives;
+    uint32_t alternative_count;
 } contractc_value_t;
 
 /* The offset of `value` in one entry of a map ({ const char *key; size_t
