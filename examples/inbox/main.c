@@ -14,7 +14,9 @@
  * customer_id) and may be null or left out (§4.10: has_customer_id false
  * for both, customer_id_null tells them apart, and nothing is defaulted);
  * the labels are a map (§4.12), its entries in reply order; JSON the
- * customer pasted is any JSON value (§4.14), its text exactly as sent.
+ * customer pasted is any JSON value (§4.14), its text exactly as sent; an
+ * earlier ticket is a value union (§4.13), a number or a T- code, switched
+ * on ticket.kind.
  *
  *   usage: inbox_example [DATA_DIR]     (default: the data/ beside this file)
  *   exit:  0 every case as expected; 1 a case differed or a file is missing
@@ -80,6 +82,10 @@ static void print_record(const void *record)
     for (size_t i = 0; i < r->labels_count; i++)
         printf(" %s=%s", r->labels[i].key, r->labels[i].value.data);
     printf(r->labels_count ? "\n" : " none\n");
+    if (r->has_ticket && r->ticket.kind == INBOX_ROUTE_TICKET_KIND_INTEGER)
+        printf("    earlier ticket %" PRId64 "\n", r->ticket.as.integer);
+    else if (r->has_ticket) /* INBOX_ROUTE_TICKET_KIND_STRING: the T- code */
+        printf("    earlier ticket %s\n", r->ticket.as.string.data);
     if (r->has_pasted) /* the JSON text as the reply sent it, NUL-terminated */
         printf("    pasted JSON (%zu bytes): %s\n", r->pasted_len, r->pasted);
     char *json = inbox_route_to_json(r, NULL);
