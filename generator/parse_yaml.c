@@ -1339,6 +1339,21 @@ static void load_value_union(loader_t *L, const ynode_t *seq, cc_value_t *v, con
                      "the field, as for every type", in_what);
             continue;
         }
+        /* a type that needs keys cannot be written in the short form */
+        static const char *const needs[][2] = {{"decimal", "{type: decimal, scale: 2}"},
+                                               {"enum", "{type: enum, values: [a, b]}"},
+                                               {"object", "{type: object, fields: {...}}"},
+                                               {"array", "{type: array, items: {...}}"}};
+        bool short_refused = false;
+        for (size_t n = 0; it->kind == Y_SCALAR && n < sizeof needs / sizeof needs[0]; n++)
+            if (strcmp(it->text, needs[n][0]) == 0) {
+                cc_error(L->d, L->path, it->mark,
+                         "alternative '%s' %s needs its keys; write it as a mapping in the list, "
+                         "such as %s", needs[n][0], in_what, needs[n][1]);
+                short_refused = true;
+            }
+        if (short_refused)
+            continue;
         /* the short form T is loaded as the mapping {type: T} */
         ynode_t key_node, map_node;
         ynode_t *pair[2];
@@ -1385,8 +1400,9 @@ static void load_value_union(loader_t *L, const ynode_t *seq, cc_value_t *v, con
         case CONTRACTC_TYPE_MAP: refused = "a map (type: map)"; break;
         case CONTRACTC_TYPE_JSON: /* docs/contract-language.md §4.14: it is every JSON type */
             cc_error(L->d, L->path, a->mark,
-                     "json is no alternative of a value union %s: it takes every JSON value, "
-                     "the other alternatives' types included; write type: json alone", in_what);
+                     "json cannot be an alternative of a value union %s: it takes every JSON "
+                     "value, the other alternatives' types included; write type: json alone",
+                     in_what);
             refused = "";
             break;
         case CONTRACTC_TYPE_ARRAY:
@@ -1529,7 +1545,7 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
                  * and its constraints; the rest is the field's */
                 if (k == FK_NULLABLE)
                     cc_error(L->d, L->path, key[k]->mark,
-                             "key 'nullable' is not valid %s: null is no alternative of a value "
+                             "key 'nullable' is not valid %s: null is not an alternative of a value "
                              "union; write nullable: true on the field, as for every type",
                              in_what);
                 else

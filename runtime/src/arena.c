@@ -144,7 +144,7 @@ void *cc_arena_grow(contractc_arena_t *arena, void *ptr, size_t old_size,
     cc_block_t *b = arena->head;
     unsigned char *data = block_data(b);
     if (ptr && (unsigned char *)ptr + old_size == data + b->lo &&
-        b->hi - ((unsigned char *)ptr - data) >= new_size) {
+        b->hi - (size_t)((unsigned char *)ptr - data) >= new_size) {
         /* The newest bottom object: grow in place. */
         memset((unsigned char *)ptr + old_size, 0, new_size - old_size);
         b->lo = (size_t)((unsigned char *)ptr - data) + new_size;

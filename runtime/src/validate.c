@@ -1487,6 +1487,10 @@ static int read_null(cc_parse_t *c, const contractc_value_t *v, bool nullable,
     msg_both(&m, "null is not allowed here; expected ");
     put_expected(&m.model, v);
     put_expected(&m.log, v);
+    /* an optional key that is not nullable: absent is its "not stated"
+     * (docs/contract-language.md §4.10) */
+    if (c->at && c->at->kind == STEP_FIELD && c->at->field->optional)
+        msg_both(&m, ", or leave the key out");
     msg_report(c, &m, CONTRACTC_KIND_NULL, NULL);
     return fail(c) ? V_FAIL : V_BAD;
 }
