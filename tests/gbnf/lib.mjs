@@ -208,6 +208,8 @@ export function excusedBy(notes) {
 export const contracts = [
     "examples/refund/refund_request.contract.yaml", "examples/invoice/invoice.contract.yaml",
     "examples/ticket/ticket.contract.yaml", "examples/codemap/codemap.contract.yaml",
+    "examples/inbox/inbox_route.contract.yaml", "examples/agent/lookup_order.contract.yaml",
+    "examples/agent/issue_refund.contract.yaml",
     "tests/data/contracts/refund_request.contract.yaml", "tests/data/contracts/invoice.contract.yaml",
     "tests/data/contracts/signup_form.contract.yaml",
     "tests/data/contracts/support_route.contract.yaml",
