@@ -176,6 +176,18 @@ static void put_decimal_pattern(schema_ctx_t *c, cJSON *obj, const cc_value_t *v
     cc_buf_free(&b);
 }
 
+/* obj's `anyOf`: the branches in `any`, then {"type": "null"} when
+ * nullable (the unions of docs/contract-language.md §4.11 and §4.13). */
+static void put_any_of(schema_ctx_t *c, cJSON *obj, cJSON *any, bool nullable)
+{
+    if (nullable) {
+        cJSON *null_branch = cJSON_CreateObject();
+        put_string(c, null_branch, "type", "null");
+        append(c, any, null_branch);
+    }
+    put(c, obj, "anyOf", any);
+}
+
 /* The keywords of a value into `obj`; `nullable` only for scalars (the
  * caller wraps enums, objects and arrays in anyOf).  `f` is the field the
  * value belongs to (for array items, the array's): a grounded string item
@@ -247,12 +259,7 @@ static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, boo
                 object_keywords(c, branch, v->variants[i].object, v->tag, v->variants[i].name);
             append(c, any, branch);
         }
-        if (nullable) {
-            cJSON *null_branch = cJSON_CreateObject();
-            put_string(c, null_branch, "type", "null");
-            append(c, any, null_branch);
-        }
-        put(c, obj, "anyOf", any);
+        put_any_of(c, obj, any, nullable);
         break;
     }
     case CONTRACTC_TYPE_VALUE_UNION: {
@@ -266,12 +273,7 @@ static void value_keywords(schema_ctx_t *c, cJSON *obj, const cc_value_t *v, boo
                 value_keywords(c, branch, &v->alternatives[i], false, f);
             append(c, any, branch);
         }
-        if (nullable) {
-            cJSON *null_branch = cJSON_CreateObject();
-            put_string(c, null_branch, "type", "null");
-            append(c, any, null_branch);
-        }
-        put(c, obj, "anyOf", any);
+        put_any_of(c, obj, any, nullable);
         break;
     }
     case CONTRACTC_TYPE_OBJECT:

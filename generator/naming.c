@@ -422,12 +422,12 @@ static void name_object(namer_t *N, cc_object_t *o, const char *base, const char
                         const char *path_prefix, bool is_record, cc_mark_t at);
 static char *key_stem(const char *key);
 
-/* Names a tagged union (docs/contract-language.md §4.11): its struct
- * "BASE_t", its kind enum "BASE_kind_t" with the constants BASE_KIND_NONE
- * and BASE_KIND_<VALUE> (each tag value spelt as an enum constant), and the
- * members of `as`, each tag value mangled as a field name. */
-static void name_union(namer_t *N, cc_value_t *v, const char *base, const char *what,
-                       cc_mark_t at)
+/* The names a tagged and a value union share (docs/contract-language.md
+ * §4.11, §4.13): the struct "BASE_t" (tag BASE), the kind enum
+ * "BASE_kind_t" and its constant BASE_KIND_NONE, each refused when
+ * reserved and listed for the collision check.  False when out of memory. */
+static bool name_kind_struct(namer_t *N, cc_value_t *v, const char *base, const char *what,
+                             cc_mark_t at)
 {
     v->c_union_struct = cc_strdup(base);
     v->c_union_type = fmt("%s_t", base);
@@ -437,7 +437,7 @@ static void name_union(namer_t *N, cc_value_t *v, const char *base, const char *
     free(kind);
     if (!v->c_union_struct || !v->c_union_type || !v->c_kind_type || !v->c_kind_prefix) {
         N->oom = true;
-        return;
+        return false;
     }
     const char *fix = "rename the field or the contract";
     if (!refuse_reserved(N, v->c_union_struct, CC_C_TAG, what, at, fix))
@@ -449,6 +449,18 @@ static void name_union(namer_t *N, cc_value_t *v, const char *base, const char *
              false);
     list_add(&N->constants, fmt("%s_NONE", v->c_kind_prefix),
              fmt("the no-kind constant of %s", what), NULL, at, true);
+    return true;
+}
+
+/* Names a tagged union (docs/contract-language.md §4.11): its struct
+ * "BASE_t", its kind enum "BASE_kind_t" with the constants BASE_KIND_NONE
+ * and BASE_KIND_<VALUE> (each tag value spelt as an enum constant), and the
+ * members of `as`, each tag value mangled as a field name. */
+static void name_union(namer_t *N, cc_value_t *v, const char *base, const char *what,
+                       cc_mark_t at)
+{
+    if (!name_kind_struct(N, v, base, what, at))
+        return;
     name_list_t members = {NULL, 0, 0, false};
     for (size_t i = 0; i < v->variant_count && !N->oom; i++) {
         cc_variant_t *var = &v->variants[i];
@@ -516,26 +528,9 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
 static void name_value_union(namer_t *N, cc_value_t *v, const char *base, const char *what,
                              const char *type_name, const char *path, cc_mark_t at)
 {
-    v->c_union_struct = cc_strdup(base);
-    v->c_union_type = fmt("%s_t", base);
-    v->c_kind_type = fmt("%s_kind_t", base);
-    char *kind = fmt("%s_KIND", base);
-    v->c_kind_prefix = kind ? upper(kind) : NULL;
-    free(kind);
-    if (!v->c_union_struct || !v->c_union_type || !v->c_kind_type || !v->c_kind_prefix) {
-        N->oom = true;
+    if (!name_kind_struct(N, v, base, what, at))
         return;
-    }
     const char *fix = "rename the field or the contract";
-    if (!refuse_reserved(N, v->c_union_struct, CC_C_TAG, what, at, fix))
-        refuse_reserved(N, v->c_union_type, CC_C_ORDINARY, what, at, fix);
-    refuse_reserved(N, v->c_kind_type, CC_C_ORDINARY, what, at, fix);
-    list_add(&N->types, cc_strdup(v->c_union_type), cc_strdup(what), NULL, at, false);
-    list_fix_last(&N->types, fmt("write c_name: on %s to choose another C name", what));
-    list_add(&N->types, cc_strdup(v->c_kind_type), fmt("the kind enum of %s", what), NULL, at,
-             false);
-    list_add(&N->constants, fmt("%s_NONE", v->c_kind_prefix),
-             fmt("the no-kind constant of %s", what), NULL, at, true);
     for (size_t i = 0; i < v->alternative_count && !N->oom; i++) {
         cc_value_t *a = &v->alternatives[i];
         char *type = upper(cc_type_name(a->type));
@@ -548,8 +543,7 @@ static void name_value_union(namer_t *N, cc_value_t *v, const char *base, const 
             N->oom = true;
             return;
         }
-        refuse_reserved(N, a->c_alt_constant, CC_C_ORDINARY, aw, a->mark,
-                        "rename the field or the contract");
+        refuse_reserved(N, a->c_alt_constant, CC_C_ORDINARY, aw, a->mark, fix);
         list_add(&N->constants, cc_strdup(a->c_alt_constant), aw, NULL, a->mark, false);
         if (a->type == CONTRACTC_TYPE_ENUM && a->enumeration && !a->type_ref) {
             char *eb = fmt("%s_enum", base);

@@ -107,6 +107,21 @@ static layout_t value_layout(build_t *b, const cc_value_t *v);
 
 static uint32_t round_up(uint32_t n, uint32_t a) { return (n + a - 1) / a * a; }
 
+/* A struct { kind; union u as; } (a tagged or a value union): the kind, an
+ * int-sized enum, then the union of layout u at *union_offset (when not
+ * NULL), rounded up to u's alignment. */
+static layout_t kind_then_union(layout_t u, uint32_t *union_offset)
+{
+    u.size = round_up(u.size, u.align);
+    uint32_t at = round_up((uint32_t)sizeof(int), u.align);
+    if (union_offset)
+        *union_offset = at;
+    layout_t l;
+    l.align = u.align > CONTRACTC_ALIGNOF(int) ? u.align : (uint32_t)CONTRACTC_ALIGNOF(int);
+    l.size = round_up(at + u.size, l.align);
+    return l;
+}
+
 /* The layout of a tagged union's struct (gen_c.c writes it): the kind, an
  * int-sized enum, then the C union of the variants' structs at
  * *union_offset (when not NULL). */
@@ -122,14 +137,7 @@ static layout_t union_layout(build_t *b, const cc_value_t *v, uint32_t *union_of
         if (o->table->align > u.align)
             u.align = o->table->align;
     }
-    u.size = round_up(u.size, u.align);
-    uint32_t at = round_up((uint32_t)sizeof(int), u.align);
-    if (union_offset)
-        *union_offset = at;
-    layout_t l;
-    l.align = u.align > CONTRACTC_ALIGNOF(int) ? u.align : (uint32_t)CONTRACTC_ALIGNOF(int);
-    l.size = round_up(at + u.size, l.align);
-    return l;
+    return kind_then_union(u, union_offset);
 }
 
 /* The layout of a value union's struct (gen_c.c writes it, docs/
@@ -145,14 +153,7 @@ static layout_t value_union_layout(build_t *b, const cc_value_t *v, uint32_t *un
         if (a.align > u.align)
             u.align = a.align;
     }
-    u.size = round_up(u.size, u.align);
-    uint32_t at = round_up((uint32_t)sizeof(int), u.align);
-    if (union_offset)
-        *union_offset = at;
-    layout_t l;
-    l.align = u.align > CONTRACTC_ALIGNOF(int) ? u.align : (uint32_t)CONTRACTC_ALIGNOF(int);
-    l.size = round_up(at + u.size, l.align);
-    return l;
+    return kind_then_union(u, union_offset);
 }
 
 /* The layout of a scalar member or array item of this value. */
