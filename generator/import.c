@@ -1935,6 +1935,16 @@ static char *contract_name(const cJSON *root, const cc_import_options_t *opt, ui
     return n;
 }
 
+/* The last part of a path ("a JSON Schema" for none or -): the contract's
+ * first line must not depend on where the file was. */
+static const char *base_name(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return "a JSON Schema";
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 static int fail(cc_buf_t *report, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -2003,10 +2013,11 @@ int cc_import(const char *json, size_t len, const cc_import_options_t *opt, char
             return fail(report, "--pointer %s names nothing in the document\n", opt->pointer);
         }
     } else if (oa) {
+        int rc = fail(report, "an OpenAPI %s document: name its schema with --pointer "
+                              "(e.g. /components/schemas/NAME)\n", oa);
         cJSON_Delete(c.scratch);
         cJSON_Delete(doc);
-        return fail(report, "an OpenAPI %s document: name its schema with --pointer "
-                            "(e.g. /components/schemas/NAME)\n", oa);
+        return rc;
     }
     {
         cc_buf_t p = CC_BUF_INIT;
@@ -2119,7 +2130,7 @@ int cc_import(const char *json, size_t len, const cc_import_options_t *opt, char
         cc_buf_t y = CC_BUF_INIT;
         cc_buf_printf(&y, "# Imported by contractc import from %s (the ledger of what changed "
                           "went to stderr).\n",
-                      opt->file_name ? opt->file_name : "a JSON Schema");
+                      base_name(opt->file_name));
         cc_buf_printf(&y, "contract: %s\nversion: %u\n", name, (unsigned)version);
         if (desc) {
             cc_buf_puts(&y, "description: ");
