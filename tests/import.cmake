@@ -21,3 +21,7 @@ foreach(case pydantic cli)
     COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/import/import.sh ${case} $<TARGET_FILE:contractc>
             ${CONTRACTC_TEST_DATA}/import ${CMAKE_CURRENT_BINARY_DIR}/import-${case})
 endforeach()
+add_test(NAME import_coverage
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/import/coverage.sh $<TARGET_FILE:contractc>
+          ${PROJECT_SOURCE_DIR}/../shared/corpora/jsonschemabench ${CMAKE_CURRENT_BINARY_DIR}/import-coverage)
+set_tests_properties(import_coverage PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
