@@ -31,6 +31,8 @@
 #include "reserved.h"
 
 #define INT_LIMIT 9007199254740991.0 /* 2^53 - 1: the contract's integer range */
+#define IMPORT_MAX_BYTES ((size_t)1 << 20) /* the loader's cap on a contract */
+#define IMPORT_MAX_VALUES 100000           /* values walked, $refs expanded */
 
 typedef enum role { R_ROOT, R_FIELD, R_ITEMS, R_ALT } role_t;
 
@@ -57,6 +59,9 @@ typedef struct ictx {
     const cJSON **stack; /* the $ref targets being written (recursion) */
     size_t depth, stack_cap;
     cJSON *scratch;     /* owns every node the walk makes (allOf merges) */
+    size_t visits;      /* values walked: a schema whose $refs expand past
+                           the caps below is refused, never written out */
+    bool too_big;
     bool oom;
 } ictx_t;
 
@@ -338,7 +343,8 @@ static void leftovers(ictx_t *c, const cJSON *s, const char *ptr, const seen_t *
             /* containers: what the walk uses of them is ledgered there */
         } else if (is_annotation(k)) {
             note(c, p, "ignored", "'%s' is an annotation: no validation meaning", k);
-        } else if (!is_validation(k)) {
+        } else if (!is_validation(k) || (strcmp(k, "nullable") == 0 && !c->openapi30)) {
+            /* nullable is OpenAPI 3.0's keyword, unknown to JSON Schema */
             note(c, p, "ignored", "unknown keyword '%s': no validation meaning", k);
         } else {
             cannot(c, p, "'%s' has no contract form", k);
@@ -629,6 +635,7 @@ static bool push(ictx_t *c, const cJSON *t)
 
 static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int ind, role_t role,
                   vout_t *out);
+static const cJSON *merge_all_of(ictx_t *c, const cJSON *s, const char *ptr);
 static bool object_fields(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int ind,
                           const char *skip, seen_t *seen);
 
@@ -1038,13 +1045,85 @@ static void number_value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b
     }
 }
 
+/* C spellings already taken in one scope (an enum's constants, an
+ * object's members), so that derived names are kept apart. */
+typedef struct names {
+    char **v;
+    size_t n, cap;
+} names_t;
+
+static bool names_has(const names_t *ns, const char *s)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (strcmp(ns->v[i], s) == 0)
+            return true;
+    return false;
+}
+
+/* Takes `s` (malloc'd; NULL: out of memory). */
+static void names_add(ictx_t *c, names_t *ns, char *s)
+{
+    if (!s) {
+        c->oom = true;
+        return;
+    }
+    if (ns->n == ns->cap) {
+        size_t cap = ns->cap ? ns->cap * 2 : 16;
+        char **v = realloc(ns->v, cap * sizeof *v);
+        if (!v) {
+            free(s);
+            c->oom = true;
+            return;
+        }
+        ns->v = v;
+        ns->cap = cap;
+    }
+    ns->v[ns->n++] = s;
+}
+
+static void names_free(names_t *ns)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        free(ns->v[i]);
+    free(ns->v);
+}
+
+/* An enum value's constant suffix as naming.c derives it
+ * (docs/contract-language.md §7.1): capitals, '_' for every code point
+ * outside [A-Za-z0-9]. */
+static char *constant_suffix(const char *v)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    const unsigned char *u = (const unsigned char *)v;
+    for (size_t i = 0; u[i];) {
+        uint32_t cp;
+        size_t w = utf8_at(u + i, &cp);
+        if ((cp >= 'a' && cp <= 'z'))
+            cc_buf_putc(&b, (char)(cp - 32));
+        else if ((cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9'))
+            cc_buf_putc(&b, (char)cp);
+        else
+            cc_buf_putc(&b, '_');
+        i += w;
+    }
+    size_t n;
+    return b.len ? cc_buf_take(&b, &n) : (cc_buf_free(&b), cc_strdup(""));
+}
+
 static void enum_values(ictx_t *c, const cJSON *e, const char *ptr, cc_buf_t *b, int ind,
                         bool *nullable)
 {
     indent(b, ind);
     cc_buf_puts(b, "values:\n");
     size_t i = 0;
+    names_t taken = {NULL, 0, 0};
     for (const cJSON *v = e->child; v; v = v->next, i++) {
+        bool again = false; /* the same value twice: once is the same enum */
+        for (const cJSON *w = e->child; w != v && !again; w = w->next)
+            again = cJSON_IsString(w) && cJSON_IsString(v) &&
+                    strcmp(w->valuestring, v->valuestring) == 0;
+        if (again)
+            continue;
         if (cJSON_IsNull(v)) {
             *nullable = true;
             continue;
@@ -1055,11 +1134,36 @@ static void enum_values(ictx_t *c, const cJSON *e, const char *ptr, cc_buf_t *b,
             free(p);
             continue;
         }
+        /* a constant naming.c would refuse (NONE is null's, an empty one,
+         * two values of one spelling) gets a c_name (§4.9) */
+        char *suffix = constant_suffix(v->valuestring);
+        char *c_name = NULL;
+        if (suffix && (!suffix[0] || strcmp(suffix, "NONE") == 0 || names_has(&taken, suffix))) {
+            char alt[48];
+            for (size_t k = i + 1;; k++) {
+                snprintf(alt, sizeof alt, "VALUE_%zu", k);
+                if (!names_has(&taken, alt))
+                    break;
+            }
+            c_name = cc_strdup(alt);
+            names_add(c, &taken, cc_strdup(alt));
+            free(suffix);
+        } else {
+            names_add(c, &taken, suffix);
+        }
         indent(b, ind + 2);
         cc_buf_puts(b, "- ");
-        yaml_str(b, v->valuestring);
+        if (c_name) {
+            cc_buf_puts(b, "{value: ");
+            yaml_str(b, v->valuestring);
+            cc_buf_printf(b, ", c_name: %s}", c_name);
+        } else {
+            yaml_str(b, v->valuestring);
+        }
         cc_buf_putc(b, '\n');
+        free(c_name);
     }
+    names_free(&taken);
 }
 
 /* A value written at ind: "- " in place of the first line's last two
@@ -1223,8 +1327,10 @@ static void union_value(ictx_t *c, const cJSON *s, const char *kw, const char *p
         } else {
             note(c, up, "union", "%s of %zu branches of distinct JSON types: a value union "
                                  "(type: [...])", kw, n);
-            indent(b, ind);
-            cc_buf_puts(b, "type:\n");
+            cc_buf_t alts = CC_BUF_INIT;
+            bool any = false; /* an alternative became json (--lenient) */
+            indent(&alts, ind);
+            cc_buf_puts(&alts, "type:\n");
             for (size_t k = 0; k < n; k++) {
                 cc_buf_t item = CC_BUF_INIT;
                 vout_t o = {false, false, NULL};
@@ -1233,15 +1339,34 @@ static void union_value(ictx_t *c, const cJSON *s, const char *kw, const char *p
                 free(bp);
                 if (o.nullable)
                     out->nullable = true;
-                dash_item(b, &item, ind + 2);
+                any = any || o.json;
+                dash_item(&alts, &item, ind + 2);
                 cc_buf_free(&item);
             }
+            if (any) /* json takes every alternative's values: the union is json */
+                as_json(b, ind, out);
+            else if (alts.data)
+                cc_buf_append(b, alts.data, alts.len);
+            cc_buf_free(&alts);
         }
         free(up);
     }
     free(br);
     free(refs);
     free(at);
+}
+
+/* True when s is an allOf, or a $ref beside other validation keywords
+ * (2019-09 and later apply both; earlier drafts say to ignore the others,
+ * which schemas in the wild rarely mean). */
+static bool needs_merge(const cJSON *s)
+{
+    if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, "allOf")))
+        return true;
+    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(s, "$ref")))
+        return false;
+    seen_t only = {{"$ref"}, 1};
+    return has_validation(s, &only);
 }
 
 /* allOf at s merged into one schema (owned by c->scratch): properties
@@ -1260,7 +1385,8 @@ static const cJSON *merge_all_of(ictx_t *c, const cJSON *s, const char *ptr)
     parts[n++] = s;
     const cJSON *all = cJSON_GetObjectItemCaseSensitive(s, "allOf");
     const cJSON *own = cJSON_GetObjectItemCaseSensitive(s, "$ref");
-    for (const cJSON *e = own ? own : all->child; e && n < 65; e = e == own ? all->child : e->next) {
+    const cJSON *first = cJSON_IsArray(all) ? all->child : NULL;
+    for (const cJSON *e = own ? own : first; e && n < 65; e = e == own ? first : e->next) {
         const cJSON *t = e;
         const char *ref = e == own ? (cJSON_IsString(own) ? own->valuestring : "?") : str_of(e, "$ref");
         if (ref) {
@@ -1272,9 +1398,17 @@ static const cJSON *merge_all_of(ictx_t *c, const cJSON *s, const char *ptr)
                 return NULL;
             }
         }
-        if (cJSON_IsObject(t) && cJSON_GetObjectItemCaseSensitive(t, "allOf")) {
-            cannot(c, ptr, "allOf inside allOf is not merged");
-            return NULL;
+        if (cJSON_IsObject(t) && needs_merge(t)) {
+            /* a merge inside the merge: merged first (the stack stops a
+             * cycle) */
+            if (on_stack(c, t) || !push(c, t)) {
+                cannot(c, ptr, "allOf reaches itself");
+                return NULL;
+            }
+            t = merge_all_of(c, t, ptr);
+            c->depth--;
+            if (!t)
+                return NULL;
         }
         if (!cJSON_IsObject(t)) {
             if (cJSON_IsTrue(t))
@@ -1333,9 +1467,13 @@ static const cJSON *merge_all_of(ictx_t *c, const cJSON *s, const char *ptr)
             }
         }
     }
-    char *p = ptr_child(c, ptr, "allOf");
-    note(c, p, "named-type", "allOf of %zu schemas merged into one", n - 1);
-    free(p);
+    if (cJSON_IsArray(all)) {
+        char *p = ptr_child(c, ptr, "allOf");
+        note(c, p, "named-type", "allOf of %zu schemas merged into one", n - 1);
+        free(p);
+    } else {
+        note(c, ptr, "named-type", "$ref merged with the keywords beside it");
+    }
     return m;
 }
 
@@ -1377,8 +1515,14 @@ static void only_keywords_of(cJSON *s, const char *t)
 static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int ind, role_t role,
                   vout_t *out)
 {
-    if (c->oom)
+    if (c->oom || c->too_big)
         return;
+    /* a contract is at most 1 MiB (docs/contract-language.md §3.2); a
+     * schema whose references written in place pass that is refused */
+    if (++c->visits > IMPORT_MAX_VALUES || b->len > IMPORT_MAX_BYTES) {
+        c->too_big = true;
+        return;
+    }
     if (cJSON_IsTrue(s)) {
         as_json(b, ind, out);
         return;
@@ -1396,8 +1540,7 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
             out->description = d->valuestring;
     }
     const cJSON *ref = cJSON_GetObjectItemCaseSensitive(s, "$ref");
-    const cJSON *all = cJSON_GetObjectItemCaseSensitive(s, "allOf");
-    if (cJSON_IsArray(all)) {
+    if (needs_merge(s)) {
         mark(&seen, "allOf");
         mark(&seen, "$ref");
         const cJSON *m = merge_all_of(c, s, ptr);
@@ -1415,14 +1558,6 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
     }
     if (cJSON_IsString(ref)) {
         mark(&seen, "$ref");
-        seen_t only = seen;
-        if (has_validation(s, &only)) {
-            /* $ref beside other validation keywords: as allOf [ref, rest] */
-            cannot(c, ptr, "'$ref' beside other validation keywords is not merged");
-            as_json(b, ind, out);
-            leftovers(c, s, ptr, &seen);
-            return;
-        }
         const cJSON *t = deref(c, ref->valuestring, ptr);
         if (!t) {
             as_json(b, ind, out);
@@ -1532,6 +1667,18 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
         cannot(c, p, "'type' is neither a name nor a list of names");
         free(p);
     }
+    for (size_t k = 0; tn > 1 && k < tn; k++) {
+        /* [integer, number] is number: every JSON integer is a number, and
+         * the bounds mean the same on both */
+        bool has_number = false;
+        for (size_t j = 0; j < tn; j++)
+            has_number = has_number || strcmp(types[j], "number") == 0;
+        if (has_number && strcmp(types[k], "integer") == 0) {
+            memmove(&types[k], &types[k + 1], (tn - k - 1) * sizeof types[0]);
+            tn--;
+            k--;
+        }
+    }
     if (tn > 1) {
         /* type: [A, B]: a value union of the one schema read as each type */
         if (role == R_ALT || role == R_ROOT) {
@@ -1541,8 +1688,10 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
             return;
         }
         note(c, ptr, "union", "type list of %zu JSON types: a value union (type: [...])", tn);
-        indent(b, ind);
-        cc_buf_puts(b, "type:\n");
+        cc_buf_t alts = CC_BUF_INIT;
+        bool any = false;
+        indent(&alts, ind);
+        cc_buf_puts(&alts, "type:\n");
         for (size_t k = 0; k < tn; k++) {
             cJSON *one = cJSON_Duplicate(s, true);
             if (!one || !cJSON_AddItemToArray(c->scratch, one)) {
@@ -1561,9 +1710,15 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
             cc_buf_t item = CC_BUF_INIT;
             vout_t o = {false, false, NULL};
             value(c, one, ptr, &item, ind + 4, R_ALT, &o);
-            dash_item(b, &item, ind + 2);
+            any = any || o.json;
+            dash_item(&alts, &item, ind + 2);
             cc_buf_free(&item);
         }
+        if (any)
+            as_json(b, ind, out);
+        else if (alts.data)
+            cc_buf_append(b, alts.data, alts.len);
+        cc_buf_free(&alts);
         for (const cJSON *e = s->child; e; e = e->next)
             mark(&seen, e->string);
         return;
@@ -1590,9 +1745,22 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
     if ((cJSON_IsArray(en) || co) && (!t || strcmp(t, "string") == 0)) {
         mark(&seen, "enum");
         mark(&seen, "const");
-        indent(b, ind);
-        cc_buf_puts(b, "type: enum\n");
-        if (co && cJSON_IsString(co)) {
+        size_t strings = 0;
+        for (const cJSON *v = cJSON_IsArray(en) ? en->child : NULL; v; v = v->next)
+            strings += cJSON_IsString(v) != 0;
+        if (co && !cJSON_IsString(co)) {
+            char *p = ptr_child(c, ptr, "const");
+            cannot(c, p, "a const that is not a string has no contract form");
+            free(p);
+            as_json(b, ind, out);
+        } else if (!co && strings == 0) {
+            char *p = ptr_child(c, ptr, "enum");
+            cannot(c, p, "an enum without a string value has no contract form");
+            free(p);
+            as_json(b, ind, out);
+        } else if (co) {
+            indent(b, ind);
+            cc_buf_puts(b, "type: enum\n");
             indent(b, ind);
             cc_buf_puts(b, "values:\n");
             indent(b, ind + 2);
@@ -1604,11 +1772,9 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
                 cannot(c, p, "enum beside const is not merged");
                 free(p);
             }
-        } else if (co) {
-            char *p = ptr_child(c, ptr, "const");
-            cannot(c, p, "a const that is not a string has no contract form");
-            free(p);
         } else {
+            indent(b, ind);
+            cc_buf_puts(b, "type: enum\n");
             enum_values(c, en, ptr, b, ind, &out->nullable);
         }
         leftovers(c, s, ptr, &seen);
@@ -1683,6 +1849,17 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
         if (!has_props && role != R_ROOT && (!ap || cJSON_IsObject(ap) || cJSON_IsTrue(ap)) &&
             !cJSON_GetObjectItemCaseSensitive(s, "required")) {
             /* a map (§4.12): free keys, one value schema ({} when absent) */
+            if (role != R_FIELD) {
+                cannot(c, ptr, "an object of free keys (a map) is a contract type only for a "
+                               "field, not for %s", role == R_ITEMS ? "array items or map values"
+                                                                    : "an alternative of a union");
+                as_json(b, ind, out);
+                for (const cJSON *e = s->child; e; e = e->next)
+                    if (e->string && is_validation(e->string))
+                        mark(&seen, e->string);
+                leftovers(c, s, ptr, &seen);
+                return;
+            }
             mark(&seen, "additionalProperties");
             mark(&seen, "properties");
             indent(b, ind);
@@ -1692,11 +1869,17 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
             if (cJSON_IsObject(ap)) {
                 char *p = ptr_child(c, ptr, "additionalProperties");
                 vout_t o = {false, false, "-"};
-                value(c, ap, p, b, ind + 2, R_ITEMS, &o);
+                cc_buf_t vb = CC_BUF_INIT;
+                value(c, ap, p, &vb, ind + 2, R_ITEMS, &o);
                 if (o.nullable && !o.json) {
+                    /* a map's values are never null (§4.12): looser is any value */
+                    cannot(c, p, "map values that may be null have no contract form");
                     indent(b, ind + 2);
-                    cc_buf_puts(b, "nullable: true\n");
+                    cc_buf_puts(b, "type: json\n");
+                } else if (vb.data) {
+                    cc_buf_append(b, vb.data, vb.len);
                 }
+                cc_buf_free(&vb);
                 free(p);
             } else {
                 indent(b, ind + 2);
@@ -1731,6 +1914,18 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
                        : "but with required keys");
             as_json(b, ind, out);
         } else {
+            size_t usable = 0;
+            for (const cJSON *p = props->child; p; p = p->next)
+                usable += p->string[0] != 0;
+            if (usable == 0) {
+                cannot(c, ptr, "an object whose only key is the empty one has no contract form");
+                as_json(b, ind, out);
+                for (const cJSON *e = s->child; e; e = e->next)
+                    if (e->string && is_validation(e->string))
+                        mark(&seen, e->string);
+                leftovers(c, s, ptr, &seen);
+                return;
+            }
             if (role != R_ROOT) {
                 indent(b, ind);
                 cc_buf_puts(b, "type: object\n");
@@ -1749,10 +1944,68 @@ static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int i
     leftovers(c, s, ptr, &seen);
 }
 
+/* A key's C member as naming.c derives it (docs/contract-language.md
+ * §4.9): NULL when it may stand (it is added to `taken`), else a c_name
+ * that can (malloc'd): one naming.c would refuse (reserved, the runtime's
+ * prefix, a leading _ with _ or a capital) or that another key of the
+ * object already has. */
+static char *member_name(ictx_t *c, const char *key, names_t *taken)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    if (cc_is_identifier(key)) {
+        cc_buf_puts(&b, key);
+        if (cc_is_c_keyword(key))
+            cc_buf_putc(&b, '_');
+    } else {
+        char first = key[0];
+        if (!((first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z')))
+            cc_buf_puts(&b, "f_");
+        for (const char *p = key; *p; p++) {
+            char ch = *p;
+            bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+                      (ch >= '0' && ch <= '9') || ch == '_';
+            cc_buf_putc(&b, ok ? ch : '_');
+        }
+    }
+    size_t n;
+    char *stem = cc_buf_take(&b, &n);
+    if (!stem) {
+        c->oom = true;
+        return NULL;
+    }
+    char why[160];
+    bool bad = cc_reserved_c_name(stem, CC_C_MEMBER, why, sizeof why) ||
+               cc_has_runtime_prefix(stem) ||
+               (stem[0] == '_' && (stem[1] == '_' || (stem[1] >= 'A' && stem[1] <= 'Z'))) ||
+               names_has(taken, stem);
+    if (!bad) {
+        names_add(c, taken, stem);
+        return NULL;
+    }
+    cc_buf_t alt = CC_BUF_INIT;
+    const char *base = cc_has_runtime_prefix(stem) ? stem + 9 : stem;
+    cc_buf_printf(&alt, "f_%s", base[0] == '_' ? base + 1 : base);
+    size_t len = alt.len;
+    for (unsigned k = 2; alt.data && (names_has(taken, alt.data) ||
+                                      cc_reserved_c_name(alt.data, CC_C_MEMBER, why, sizeof why));
+         k++) {
+        alt.len = len;
+        alt.data[len] = 0;
+        cc_buf_printf(&alt, "_%u", k);
+    }
+    free(stem);
+    char *out = cc_buf_take(&alt, &n);
+    if (out)
+        names_add(c, taken, cc_strdup(out));
+    else
+        c->oom = true;
+    return out;
+}
+
 /* One field: KEY:, then its value's keys and nullable, optional,
  * description. */
 static void field(ictx_t *c, const cJSON *ps, const char *key, bool optional, const char *ptr,
-                  cc_buf_t *b, int ind)
+                  cc_buf_t *b, int ind, const char *c_name)
 {
     indent(b, ind);
     yaml_key(b, key);
@@ -1766,6 +2019,10 @@ static void field(ictx_t *c, const cJSON *ps, const char *key, bool optional, co
     if (optional) {
         indent(b, ind + 2);
         cc_buf_puts(b, "optional: true\n");
+    }
+    if (c_name) {
+        indent(b, ind + 2);
+        cc_buf_printf(b, "c_name: %s\n", c_name);
     }
     if (o.description) {
         indent(b, ind + 2);
@@ -1803,6 +2060,7 @@ static bool object_fields(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *
     indent(b, ind);
     cc_buf_puts(b, "fields:\n");
     size_t count = 0;
+    names_t members = {NULL, 0, 0};
     for (const cJSON *p = cJSON_IsObject(props) ? props->child : NULL; p; p = p->next) {
         char *pp0 = ptr_child(c, ptr, "properties");
         char *pp = pp0 ? ptr_child(c, pp0, p->string) : NULL;
@@ -1824,13 +2082,19 @@ static bool object_fields(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *
         if (p->string[0] == 0) {
             cannot(c, pp, "the empty key has no contract form");
         } else {
-            field(c, p, p->string, !required, pp, b, ind + 2);
+            char *c_name = member_name(c, p->string, &members);
+            field(c, p, p->string, !required, pp, b, ind + 2, c_name);
+            free(c_name);
             count++;
         }
         free(pp);
     }
+    names_free(&members);
     if (count == 0) {
-        cannot(c, ptr, "an object without a property a contract can hold");
+        /* no contract has an object without fields: never dropped */
+        cc_buf_printf(c->report, "%s: cannot carry: an object without a property a contract can "
+                                 "hold\n", ptr);
+        c->blockers++;
         return false;
     }
     return true;
@@ -2058,9 +2322,15 @@ int cc_import(const char *json, size_t len, const cc_import_options_t *opt, char
         free(rptr);
         return fail(report, "%s\n", "out of memory");
     }
-    bool root_object = cJSON_IsObject(rs) &&
-                       (json_class(&c, rs) && strcmp(json_class(&c, rs), "object") == 0) &&
-                       cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(rs, "properties"));
+    /* an allOf (or a $ref with keywords beside it) at the root: merged */
+    const cJSON *body = rs;
+    if (cJSON_IsObject(rs) && needs_merge(rs) && push(&c, rs)) {
+        body = merge_all_of(&c, rs, rptr);
+        c.depth = 0;
+    }
+    bool root_object = cJSON_IsObject(body) &&
+                       (json_class(&c, body) && strcmp(json_class(&c, body), "object") == 0) &&
+                       cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(body, "properties"));
     cc_buf_t fields = CC_BUF_INIT;
     const char *desc = NULL;
     if (!root_object) {
@@ -2091,10 +2361,15 @@ int cc_import(const char *json, size_t len, const cc_import_options_t *opt, char
             note(&c, p, "ignored", "'$id' %s is not kept", ids->valuestring);
             free(p);
         }
-        if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(rs, "allOf")) ||
-            cJSON_GetObjectItemCaseSensitive(rs, "nullable")) {
-            vout_t o = {false, false, "-"};
-            value(&c, rs, rptr, &fields, 0, R_ROOT, &o);
+        if (body != rs) {
+            /* the merged copy holds no annotations: they are rs's */
+            seen_t bs = {{0}, 0};
+            object_fields(&c, body, rptr, &fields, 0, NULL, &bs);
+            leftovers(&c, body, rptr, &bs);
+            for (const cJSON *e = rs->child; e; e = e->next)
+                if (e->string && !is_annotation(e->string))
+                    mark(&seen, e->string);
+            leftovers(&c, rs, rptr, &seen);
         } else {
             const cJSON *t = take(rs, &seen, "type");
             if (t && !(cJSON_IsString(t) && strcmp(t->valuestring, "object") == 0)) {
@@ -2117,6 +2392,16 @@ int cc_import(const char *json, size_t len, const cc_import_options_t *opt, char
         c.depth = 0;
     }
     int rc = CC_IMPORT_OK;
+    size_t total = fields.len;
+    for (size_t i = 0; i < c.type_count; i++)
+        total += c.types[i].body.len;
+    if (c.too_big || total > IMPORT_MAX_BYTES) {
+        cc_buf_printf(report, "%s: cannot carry: the contract would pass 1 MiB or %d values "
+                              "(the schema's references, written out where a contract cannot "
+                              "name them, expand past the loader's caps)\n", rptr,
+                      IMPORT_MAX_VALUES);
+        c.blockers++;
+    }
     if (c.oom || fields.failed) {
         cc_buf_puts(report, "out of memory\n");
         rc = CC_IMPORT_BAD_INPUT;

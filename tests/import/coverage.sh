@@ -14,7 +14,7 @@ if [ ! -f "$CORPUS/MANIFEST.jsonl" ]; then
     exit 77
 fi
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 2
-crashes=0
+crashes=0 all_total=0 all_strict=0 all_lenient=0 all_refused=0 all_invalid=0
 printf '%-16s %6s %8s %9s %8s %8s\n' subset total strict lenient refused invalid
 : > "$WORK/blockers.all"
 for dir in "$CORPUS"/schemas/*/; do
@@ -53,8 +53,12 @@ for dir in "$CORPUS"/schemas/*/; do
         esac
     done
     printf '%-16s %6d %8d %9d %8d %8d\n' "$subset" $total $strict $lenient $refused $invalid
+    all_total=$((all_total + total)) all_strict=$((all_strict + strict))
+    all_lenient=$((all_lenient + lenient)) all_refused=$((all_refused + refused))
+    all_invalid=$((all_invalid + invalid))
     sort "$WORK/blockers.$subset" | uniq -c | sort -rn | head -3 | sed 's/^/                   first blocker: /'
 done
+printf '%-16s %6d %8d %9d %8d %8d\n' total $all_total $all_strict $all_lenient $all_refused $all_invalid
 echo "first blockers of the strict runs, all subsets:"
 sort "$WORK/blockers.all" | uniq -c | sort -rn | head -15
 [ "$crashes" = 0 ] || { echo "$crashes crash(es)"; exit 1; }
