@@ -481,6 +481,99 @@ START_TEST(strings_keys_and_values_are_quoted_safely)
 }
 END_TEST
 
+START_TEST(c_names_keep_derived_names_apart)
+{
+    result_t r = run("{\"type\": \"object\", \"properties\": {"
+                     "\"first-name\": {\"type\": \"string\"}, \"first_name\": {\"type\": \"string\"},"
+                     "\"stdin\": {\"type\": \"string\"}, \"__utma\": {\"type\": \"string\"},"
+                     "\"contractCode\": {\"type\": \"string\"},"
+                     "\"state\": {\"enum\": [\"none\", \"Unknown\", \"UNKNOWN\", \"\", \"a-b\", "
+                     "\"a_b\", \"ok\", \"ok\"]}}}");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_ptr_null(field_of(&r.model->root, "first-name")->c_name);
+    ck_assert_str_eq(field_of(&r.model->root, "first_name")->c_name, "f_first_name");
+    ck_assert_str_eq(field_of(&r.model->root, "stdin")->c_name, "f_stdin");
+    ck_assert_str_eq(field_of(&r.model->root, "__utma")->c_name, "f__utma");
+    ck_assert_str_eq(field_of(&r.model->root, "contractCode")->c_name, "f_ode");
+    HAS(r.yaml, "- {value: 'none', c_name: VALUE_1}\n");
+    HAS(r.yaml, "- {value: 'UNKNOWN', c_name: VALUE_3}\n");
+    HAS(r.yaml, "- {value: '', c_name: VALUE_4}\n");
+    HAS(r.yaml, "- {value: 'a_b', c_name: VALUE_6}\n");
+    /* the same value twice is one value */
+    ck_assert_uint_eq(field_of(&r.model->root, "state")->value.enumeration->count, 7);
+    done(&r);
+}
+END_TEST
+
+START_TEST(refs_beside_keywords_merge_and_expansion_is_capped)
+{
+    result_t r = run("{\"allOf\": [{\"$ref\": \"#/$defs/Base\"}], \"properties\": {\"b\": "
+                     "{\"$ref\": \"#/$defs/Code\", \"maxLength\": 3}}, \"$defs\": {"
+                     "\"Base\": {\"type\": \"object\", \"properties\": {\"a\": {\"type\": "
+                     "\"string\"}}, \"required\": [\"a\"]},"
+                     "\"Code\": {\"type\": \"string\", \"pattern\": \"^[A-Z]+$\"}}}");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_uint_eq(r.model->root.field_count, 2);
+    const cc_field_t *b = field_of(&r.model->root, "b");
+    ck_assert_uint_eq(b->value.max_length, 3);
+    ck_assert_str_eq(b->value.pattern, "[A-Z]+");
+    HAS(r.report, "#/allOf: named-type: allOf of 1 schemas merged into one\n");
+    HAS(r.report, "#/properties/b: named-type: $ref merged with the keywords beside it\n");
+    done(&r);
+    /* [integer, number] is number */
+    r = run("{\"type\": \"object\", \"properties\": {\"n\": {\"type\": [\"integer\", "
+            "\"number\"], \"minimum\": 0}}}");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(field_of(&r.model->root, "n")->value.type, CONTRACTC_TYPE_NUMBER);
+    done(&r);
+    /* 18 levels of an array $ref used twice, written in place (a
+     * contract names only objects and enums): 2^18 copies of the leaf;
+     * past the caps it is refused, never written */
+    cc_buf_t big = CC_BUF_INIT;
+    cc_buf_puts(&big, "{\"type\": \"object\", \"properties\": {\"x\": {\"$ref\": "
+                      "\"#/$defs/l0\"}}, \"$defs\": {");
+    for (int i = 0; i < 18; i++)
+        cc_buf_printf(&big, "\"l%d\": {\"type\": \"array\", \"items\": {\"anyOf\": [{\"$ref\": "
+                            "\"#/$defs/l%d\"}, {\"type\": \"object\", \"properties\": {\"k\": "
+                            "{\"$ref\": \"#/$defs/l%d\"}}}]}}, ",
+                      i, i + 1, i + 1);
+    cc_buf_puts(&big, "\"l18\": {\"type\": \"string\"}}}");
+    r = run(big.data);
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+    HAS(r.report, "#: cannot carry: the contract would pass 1 MiB");
+    done(&r);
+    cc_buf_free(&big);
+}
+END_TEST
+
+START_TEST(maps_only_as_a_field_and_never_of_nulls)
+{
+    result_t r = run("{\"type\": \"object\", \"properties\": {"
+                     "\"a\": {\"type\": \"array\", \"items\": {\"type\": \"object\", "
+                     "\"additionalProperties\": {\"type\": \"string\"}}},"
+                     "\"m\": {\"type\": \"object\", \"additionalProperties\": {\"type\": "
+                     "[\"string\", \"null\"]}}}}");
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+    HAS(r.report, "#/properties/a/items: cannot carry: an object of free keys (a map) is a "
+                  "contract type only for a field");
+    HAS(r.report, "#/properties/m/additionalProperties: cannot carry: map values that may be "
+                  "null have no contract form\n");
+    done(&r);
+    r = run_opt("{\"type\": \"object\", \"properties\": {"
+                "\"a\": {\"type\": \"array\", \"items\": {\"type\": \"object\", "
+                "\"additionalProperties\": {\"type\": \"string\"}}},"
+                "\"m\": {\"type\": \"object\", \"additionalProperties\": {\"type\": "
+                "[\"string\", \"null\"]}},"
+                "\"u\": {\"anyOf\": [{\"type\": \"string\"}, {\"not\": {}}]}}}",
+                NULL, NULL, true);
+    ck_assert_int_eq(r.rc, 0); /* looser: json where nothing narrower is left */
+    ck_assert_int_eq(field_of(&r.model->root, "a")->value.items->type, CONTRACTC_TYPE_JSON);
+    ck_assert_int_eq(field_of(&r.model->root, "m")->value.items->type, CONTRACTC_TYPE_JSON);
+    ck_assert_int_eq(field_of(&r.model->root, "u")->value.type, CONTRACTC_TYPE_JSON);
+    done(&r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("import");
@@ -501,6 +594,9 @@ int main(void)
     tcase_add_test(tc, the_root_must_be_an_object);
     tcase_add_test(tc, bad_json_and_bad_pointers_are_exit_2);
     tcase_add_test(tc, strings_keys_and_values_are_quoted_safely);
+    tcase_add_test(tc, c_names_keep_derived_names_apart);
+    tcase_add_test(tc, refs_beside_keywords_merge_and_expansion_is_capped);
+    tcase_add_test(tc, maps_only_as_a_field_and_never_of_nulls);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
