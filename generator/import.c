@@ -25,6 +25,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "contractc/contractc.h"
 #include "convert.h"
 #include "lexical.h"
 #include "pattern.h"
@@ -2230,6 +2231,10 @@ int cc_import(const char *json, size_t len, const cc_import_options_t *opt, char
 {
     *yaml = NULL;
     *yaml_len = 0;
+    /* JSON text is UTF-8 (RFC 8259 §8.1); cJSON passes any bytes on */
+    size_t good = contractc_utf8_valid_prefix(json, len);
+    if (good != len)
+        return fail(report, "invalid JSON: not UTF-8 at byte %zu\n", good);
     const char *end = NULL;
     cJSON *doc = cJSON_ParseWithLengthOpts(json, len, &end, false);
     if (!doc) {

@@ -443,7 +443,7 @@ END_TEST
 
 START_TEST(bad_json_and_bad_pointers_are_exit_2)
 {
-    static const char *const bad[] = {"", "{", "{\"type\": \"object\"} x",
+    static const char *const bad[] = {"", "{", "{\"type\": \"object\"} x", "{\"a\xff\": 1}",
                                       "{\"a\": 1, \"a\": 2}", "{\"openapi\": \"3.1.0\"}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         result_t r = run(bad[i]);
