@@ -35,6 +35,21 @@
 #define IMPORT_MAX_BYTES ((size_t)1 << 20) /* the loader's cap on a contract */
 #define IMPORT_MAX_VALUES 100000           /* values walked, $refs expanded */
 
+/* floor and ceil without libm (the generator links none): every double
+ * of magnitude 2^52 or more is integral already. */
+static double ifloor(double x)
+{
+    if (!(x > -4503599627370496.0 && x < 4503599627370496.0))
+        return x;
+    double t = (double)(int64_t)x;
+    return t > x ? t - 1 : t;
+}
+
+static double iceil(double x)
+{
+    return -ifloor(-x);
+}
+
 typedef enum role { R_ROOT, R_FIELD, R_ITEMS, R_ALT } role_t;
 
 /* A named type of `types:`: an object (its fields, less `skip`, the tag of
@@ -113,6 +128,11 @@ static char *ptr_index(ictx_t *c, const char *ptr, const char *seg, size_t i)
     return r;
 }
 
+static void vline(cc_buf_t *b, const char *ptr, const char *cls, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 0)))
+#endif
+    ;
 static void vline(cc_buf_t *b, const char *ptr, const char *cls, const char *fmt, va_list ap)
 {
     cc_buf_printf(b, "%s: %s: ", ptr ? ptr : "#", cls);
@@ -653,7 +673,7 @@ static void put_uint(ictx_t *c, cc_buf_t *b, int ind, const char *key, const cJS
                      const char *ptr, const char *kw)
 {
     if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0 ||
-        v->valuedouble != floor(v->valuedouble)) {
+        v->valuedouble != ifloor(v->valuedouble)) {
         char *p = ptr_child(c, ptr, kw);
         cannot(c, p, "'%s' is not a count the contract takes (0 to 2^32-1)", kw);
         free(p);
@@ -905,7 +925,7 @@ static bool int_bound(ictx_t *c, const cJSON *s, const char *ptr, seen_t *seen, 
         vi = NULL;
     }
     if (vi) {
-        double d = lower ? ceil(vi->valuedouble) : floor(vi->valuedouble);
+        double d = lower ? iceil(vi->valuedouble) : ifloor(vi->valuedouble);
         if (d != vi->valuedouble) {
             char *p = ptr_child(c, ptr, inc);
             note(c, p, "bound-folded", "%s %g of an integer folded to %.0f", inc, vi->valuedouble, d);
@@ -916,13 +936,13 @@ static bool int_bound(ictx_t *c, const cJSON *s, const char *ptr, seen_t *seen, 
     }
     if (cJSON_IsBool(ve)) { /* draft-04 and OpenAPI 3.0: a flag on minimum/maximum */
         if (cJSON_IsTrue(ve) && vi) {
-            v = lower ? floor(vi->valuedouble) + 1 : ceil(vi->valuedouble) - 1;
+            v = lower ? ifloor(vi->valuedouble) + 1 : iceil(vi->valuedouble) - 1;
             char *p = ptr_child(c, ptr, exc);
             note(c, p, "bound-folded", "exclusive %s folded to the inclusive %.0f", inc, v);
             free(p);
         }
     } else if (cJSON_IsNumber(ve)) {
-        double d = lower ? floor(ve->valuedouble) + 1 : ceil(ve->valuedouble) - 1;
+        double d = lower ? ifloor(ve->valuedouble) + 1 : iceil(ve->valuedouble) - 1;
         char *p = ptr_child(c, ptr, exc);
         note(c, p, "bound-folded", "%s %g of an integer folded to the inclusive %s %.0f", exc,
              ve->valuedouble, inc, d);
