@@ -34,6 +34,7 @@
 #define INT_LIMIT 9007199254740991.0 /* 2^53 - 1: the contract's integer range */
 #define IMPORT_MAX_BYTES ((size_t)1 << 20) /* the loader's cap on a contract */
 #define IMPORT_MAX_VALUES 100000           /* values walked, $refs expanded */
+#define IMPORT_MAX_LEVELS 128u             /* values nested (a contract: 32) */
 
 /* floor and ceil without libm (the generator links none): every double
  * of magnitude 2^52 or more is integral already. */
@@ -77,6 +78,7 @@ typedef struct ictx {
     cJSON *scratch;     /* owns every node the walk makes (allOf merges) */
     size_t visits;      /* values walked: a schema whose $refs expand past
                            the caps below is refused, never written out */
+    unsigned level;     /* values nested now */
     bool too_big;
     bool oom;
 } ictx_t;
@@ -1393,7 +1395,21 @@ static bool needs_merge(const cJSON *s)
 /* allOf at s merged into one schema (owned by c->scratch): properties
  * joined, required joined, every other keyword the same wherever given;
  * NULL when they disagree (a blocker is reported). */
+static const cJSON *merge_of(ictx_t *c, const cJSON *s, const char *ptr);
+
 static const cJSON *merge_all_of(ictx_t *c, const cJSON *s, const char *ptr)
+{
+    if (c->level >= IMPORT_MAX_LEVELS) { /* merges inside merges, bounded */
+        c->too_big = true;
+        return NULL;
+    }
+    c->level++;
+    const cJSON *m = merge_of(c, s, ptr);
+    c->level--;
+    return m;
+}
+
+static const cJSON *merge_of(ictx_t *c, const cJSON *s, const char *ptr)
 {
     cJSON *m = cJSON_CreateObject();
     if (!m || !cJSON_AddItemToArray(c->scratch, m)) {
@@ -1533,8 +1549,26 @@ static void only_keywords_of(cJSON *s, const char *t)
 }
 
 /* The keys of one value (type and its constraints) at ind. */
+static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int ind,
+                     role_t role, vout_t *out);
+
+/* The keys of one value at ind (value_of below), nested at most
+ * IMPORT_MAX_LEVELS deep: a contract has at most 32 levels (§3.2), and the
+ * walk's recursion stays bounded whatever the schema's $refs. */
 static void value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int ind, role_t role,
                   vout_t *out)
+{
+    if (c->level >= IMPORT_MAX_LEVELS) {
+        c->too_big = true;
+        return;
+    }
+    c->level++;
+    value_of(c, s, ptr, b, ind, role, out);
+    c->level--;
+}
+
+static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int ind,
+                     role_t role, vout_t *out)
 {
     if (c->oom || c->too_big)
         return;
@@ -2421,10 +2455,10 @@ int cc_import(const char *json, size_t len, const cc_import_options_t *opt, char
     for (size_t i = 0; i < c.type_count; i++)
         total += c.types[i].body.len;
     if (c.too_big || total > IMPORT_MAX_BYTES) {
-        cc_buf_printf(report, "%s: cannot carry: the contract would pass 1 MiB or %d values "
-                              "(the schema's references, written out where a contract cannot "
-                              "name them, expand past the loader's caps)\n", rptr,
-                      IMPORT_MAX_VALUES);
+        cc_buf_printf(report, "%s: cannot carry: the contract would pass 1 MiB, %d values or "
+                              "%u levels of nesting (the schema's references, written out where "
+                              "a contract cannot name them, expand past the loader's caps)\n",
+                      rptr, IMPORT_MAX_VALUES, IMPORT_MAX_LEVELS);
         c.blockers++;
     }
     if (c.oom || fields.failed) {

@@ -542,6 +542,23 @@ START_TEST(refs_beside_keywords_merge_and_expansion_is_capped)
     ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
     HAS(r.report, "#: cannot carry: the contract would pass 1 MiB");
     done(&r);
+    /* a chain of 3000 $refs, each an array of the next, and one of 3000
+     * allOfs: refused at 128 levels, the recursion bounded */
+    for (int kind = 0; kind < 2; kind++) {
+        big.len = 0;
+        cc_buf_puts(&big, "{\"type\": \"object\", \"properties\": {\"x\": {\"$ref\": "
+                          "\"#/$defs/d0\"}}, \"$defs\": {");
+        for (int i = 0; i < 3000; i++)
+            cc_buf_printf(&big, kind ? "\"d%d\": {\"allOf\": [{\"$ref\": \"#/$defs/d%d\"}]}, "
+                                     : "\"d%d\": {\"type\": \"array\", \"items\": {\"$ref\": "
+                                       "\"#/$defs/d%d\"}}, ",
+                          i, i + 1);
+        cc_buf_puts(&big, "\"d3000\": {\"type\": \"string\"}}}");
+        r = run(big.data);
+        ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+        HAS(r.report, "128 levels of nesting");
+        done(&r);
+    }
     cc_buf_free(&big);
 }
 END_TEST
