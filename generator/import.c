@@ -685,6 +685,22 @@ static void put_uint(ictx_t *c, cc_buf_t *b, int ind, const char *key, const cJS
     cc_buf_printf(b, "%s: %.0f\n", key, v->valuedouble);
 }
 
+/* True when *pattern compiles in the contract's pattern language (§6.2);
+ * else frees it, sets it NULL and says why. */
+static bool pattern_compiles(char **pattern, char *why, size_t why_n)
+{
+    cc_pattern_error_t err;
+    cc_dfa_t *dfa = cc_pattern_compile(*pattern, &err);
+    if (!dfa) {
+        snprintf(why, why_n, "%s", err.message);
+        free(*pattern);
+        *pattern = NULL;
+        return false;
+    }
+    cc_dfa_free(dfa);
+    return true;
+}
+
 /* The schema pattern p (a search) as a contract pattern (a whole-string
  * match, §6.2) into *out (malloc'd); *changed: not the exact ^(P)$ form
  * gen_schema writes.  False: no translation (why in `why`). */
@@ -718,7 +734,11 @@ static bool translate_pattern(const char *p, char **out, bool *changed, char *wh
         if (spans && depth == 0) {
             *out = cc_strndup(p + 2, n - 4);
             *changed = false;
-            return *out != NULL;
+            if (!*out) {
+                snprintf(why, why_n, "out of memory");
+                return false;
+            }
+            return pattern_compiles(out, why, why_n);
         }
     }
     /* each top-level alternative: anchored where it says ^ / $, else
@@ -775,16 +795,7 @@ static bool translate_pattern(const char *p, char **out, bool *changed, char *wh
     }
     size_t bl;
     *out = cc_buf_take(&b, &bl);
-    cc_pattern_error_t err;
-    cc_dfa_t *dfa = cc_pattern_compile(*out, &err);
-    if (!dfa) {
-        snprintf(why, why_n, "%s", err.message);
-        free(*out);
-        *out = NULL;
-        return false;
-    }
-    cc_dfa_free(dfa);
-    return true;
+    return pattern_compiles(out, why, why_n);
 }
 
 /* `pattern`/`key_pattern` from the schema's pattern v at ptr/kw. */

@@ -235,6 +235,12 @@ START_TEST(patterns_are_searches_made_whole_string_matches)
     ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
     HAS(r.report, "#/properties/w/pattern: cannot carry: pattern \\bword\\b is outside");
     done(&r);
+    /* the portable schema's own form is checked too */
+    r = run("{\"type\": \"object\", \"properties\": {\"w\": {\"type\": \"string\", "
+            "\"pattern\": \"^((?!x)a)$\"}}}");
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+    HAS(r.report, "#/properties/w/pattern: cannot carry: pattern ^((?!x)a)$ is outside");
+    done(&r);
 }
 END_TEST
 
