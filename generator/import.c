@@ -1794,7 +1794,19 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
     const char *ukw = cJSON_GetObjectItemCaseSensitive(s, "anyOf")   ? "anyOf"
                       : cJSON_GetObjectItemCaseSensitive(s, "oneOf") ? "oneOf"
                                                                      : NULL;
-    if (ukw && !t) {
+    /* type: object beside a oneOf/anyOf of objects (and no properties of
+     * its own): the branches say it, so it is read as their union */
+    bool object_union = false;
+    if (ukw && t && strcmp(t, "object") == 0 &&
+        !cJSON_GetObjectItemCaseSensitive(s, "properties") &&
+        cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, ukw))) {
+        object_union = true;
+        for (const cJSON *e = cJSON_GetObjectItemCaseSensitive(s, ukw)->child; e; e = e->next) {
+            const char *cls = json_class(c, e);
+            object_union = object_union && (is_null_schema(e) || (cls && strcmp(cls, "object") == 0));
+        }
+    }
+    if (ukw && (!t || object_union)) {
         mark(&seen, ukw);
         if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, ukw))) {
             cannot(c, ptr, "'%s' is not a list", ukw);

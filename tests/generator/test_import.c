@@ -332,6 +332,23 @@ START_TEST(unions_tagged_and_by_json_type)
     ck_assert_int_eq(field_of(&r.model->root, "v")->value.type, CONTRACTC_TYPE_VALUE_UNION);
     HAS(r.report, "#/properties/qty/anyOf: union: anyOf of 2 branches of distinct JSON types");
     done(&r);
+    /* type: object beside a oneOf of objects is their union */
+    r = run("{\"type\": \"object\", \"properties\": {\"shape\": {\"type\": \"object\", "
+            "\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"const\": "
+            "\"circle\"}, \"r\": {\"type\": \"number\"}}, \"required\": [\"kind\", \"r\"]},"
+            "{\"properties\": {\"kind\": {\"const\": \"square\"}}, \"required\": [\"kind\"], "
+            "\"type\": \"object\", \"additionalProperties\": false}]}}}");
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED); /* square has no field but its tag */
+    HAS(r.report, "#/properties/shape/oneOf/1: cannot carry: an object without a property");
+    done(&r);
+    r = run("{\"type\": \"object\", \"properties\": {\"shape\": {\"type\": \"object\", "
+            "\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"const\": "
+            "\"circle\"}, \"r\": {\"type\": \"number\"}}, \"required\": [\"kind\", \"r\"]},"
+            "{\"properties\": {\"kind\": {\"const\": \"square\"}, \"side\": {}}, "
+            "\"required\": [\"kind\"], \"type\": \"object\"}]}}}");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(field_of(&r.model->root, "shape")->value.type, CONTRACTC_TYPE_UNION);
+    done(&r);
     /* branches that overlap are no union a contract has */
     r = run("{\"type\": \"object\", \"properties\": {\"n\": {\"anyOf\": [{\"type\": "
             "\"integer\"}, {\"type\": \"number\"}]}}}");
