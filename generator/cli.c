@@ -10,6 +10,7 @@
  *   contractc schema CONTRACT [--schema-dialect D]
  *   contractc prompt CONTRACT
  *   contractc grammar CONTRACT
+ *   contractc import SCHEMA.json [--name NAME] [--pointer /json/pointer] [--lenient] [-o FILE]
  *
  *   contractc vendor DIR, contractc stats LOG... [--json]
  *   contractc COMMAND --help (or contractc help COMMAND), contractc --help,
@@ -33,6 +34,7 @@
 
 #include "gen_gbnf.h"
 #include "generator.h"
+#include "import.h"
 #include "internal.h"
 #include "io.h"
 #include "tables.h"
@@ -57,6 +59,9 @@ static const char usage_text[] =
     "  grammar CONTRACT                       print the GBNF grammar (llama.cpp)\n"
     "  toolset NAME CONTRACT... -o DIR [--check]\n"
     "        write NAME.h and NAME.c: the contracts as one set of tools\n"
+    "  import SCHEMA.json [--name NAME] [--pointer /json/pointer] [--lenient] [-o FILE]\n"
+    "        a JSON Schema (or an OpenAPI document's schema) as a contract; the\n"
+    "        ledger of every change of meaning on stderr\n"
     "  vendor DIR                    write the runtime's files for vendoring\n"
     "  stats LOG... [--json]         rejection rates from decision logs\n"
     "  help COMMAND                  the same as contractc COMMAND --help\n"
@@ -139,6 +144,19 @@ static const struct {
      "  docs/tools.md, \"Generated toolsets\").\n"
      "  --check   compare with DIR's files instead of writing: exit 1 on drift\n"
      "  exit: 0; 1 contract errors, drift or a write error; 2 usage or a bad NAME\n"},
+    {"import",
+     "usage: contractc import SCHEMA.json [--name NAME] [--pointer /json/pointer] [--lenient]\n"
+     "                        [-o FILE]\n"
+     "  Reads a JSON Schema (drafts 2020-12, 2019-09, 07, 06, 04) or an OpenAPI\n"
+     "  3.0/3.1 document and writes one contract (YAML) to stdout or FILE; on\n"
+     "  stderr the ledger, one \"POINTER: CLASS: text\" line per change of meaning\n"
+     "  (docs/contract-language.md §17).  The contract lints clean.  SCHEMA may be -.\n"
+     "  --name NAME        the contract's name (else the title or the file name)\n"
+     "  --pointer PTR      the schema inside the document (/components/schemas/Order)\n"
+     "  --lenient          drop what a contract cannot carry (ledgered \"dropped\")\n"
+     "  -o FILE            write the contract to FILE\n"
+     "  exit: 0 imported; 1 not importable (every blocker with its pointer); 2 usage,\n"
+     "  unreadable input or invalid JSON\n"},
     {"vendor",
      "usage: contractc vendor DIR\n"
      "  Writes DIR/contractc_runtime.c and DIR/contractc/contractc.h (DIR and\n"
@@ -1034,6 +1052,98 @@ static int cmd_toolset(int argc, char **argv, FILE *out, FILE *err)
     return status;
 }
 
+/* `contractc import SCHEMA.json [--name NAME] [--pointer P] [--lenient]
+ * [-o FILE]` (docs/contract-language.md §17): import.c writes the contract
+ * and the ledger; the contract is loaded here before it is written, so what
+ * is written always lints clean (a contract the loader refuses is exit 1,
+ * with its diagnostics). */
+static int cmd_import(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *path = NULL, *output = NULL;
+    cc_import_options_t opt = {NULL, NULL, NULL, false};
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--name") == 0 && i + 1 < argc) {
+            opt.name = argv[++i];
+        } else if (strcmp(argv[i], "--pointer") == 0 && i + 1 < argc) {
+            opt.pointer = argv[++i];
+        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+            output = argv[++i];
+        } else if (strcmp(argv[i], "--lenient") == 0) {
+            opt.lenient = true;
+        } else if (!path && !(argv[i][0] == '-' && argv[i][1])) {
+            path = argv[i];
+        } else {
+            fprintf(err, "contractc import: unexpected argument '%s'\n%s", argv[i],
+                    help_of("import"));
+            return EXIT_USAGE;
+        }
+    }
+    if (!path) {
+        fprintf(err, "contractc import: needs SCHEMA.json\n%s", help_of("import"));
+        return EXIT_USAGE;
+    }
+    if (opt.name && !cc_import_name_ok(opt.name)) {
+        fprintf(err, "contractc import: --name '%s' is not a contract name: [a-z][a-z0-9_]*, "
+                     "not a C keyword or a reserved name\n", opt.name);
+        return EXIT_USAGE;
+    }
+    opt.file_name = path;
+    size_t len = 0;
+    bool over = false;
+    unsigned long long size = 0;
+    const size_t max = (size_t)64 << 20;
+    char *text = cc_read_bounded(path, max, &len, &over, &size);
+    if (!text) {
+        fprintf(err, "contractc import: cannot read %s: %s\n", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (over) {
+        fprintf(err, "contractc import: %s is larger than 64 MiB\n", path);
+        free(text);
+        return EXIT_USAGE;
+    }
+    cc_buf_t report = CC_BUF_INIT;
+    char *yaml = NULL;
+    size_t yaml_len = 0;
+    int rc = cc_import(text, len, &opt, &yaml, &yaml_len, &report);
+    free(text);
+    if (rc != CC_IMPORT_OK) {
+        if (rc == CC_IMPORT_REFUSED)
+            fprintf(err, "contractc import: %s is not importable:\n", path);
+        else
+            fprintf(err, "contractc import: %s: ", path);
+        if (report.data)
+            fputs(report.data, err);
+        if (rc == CC_IMPORT_REFUSED)
+            fputs("(--lenient drops what cannot be carried)\n", err);
+        cc_buf_free(&report);
+        return rc;
+    }
+    cc_diags_t d;
+    cc_diags_init(&d);
+    cc_contract_t *m = cc_contract_load_buffer("<imported>", yaml, yaml_len, &d);
+    if (!m || d.errors) {
+        fprintf(err, "contractc import: the contract made from %s does not load:\n", path);
+        cc_diags_print(&d, err);
+        rc = CC_IMPORT_REFUSED;
+    }
+    cc_contract_free(m);
+    cc_diags_free(&d);
+    if (report.data)
+        fputs(report.data, err);
+    cc_buf_free(&report);
+    if (rc == CC_IMPORT_OK) {
+        if (output) {
+            if (cc_write_file_if_changed(output, yaml, yaml_len, "import", err) < 0)
+                rc = 1;
+        } else {
+            cc_out_write(out, yaml, yaml_len); /* checked by cc_cli_main's cc_out_finish */
+        }
+    }
+    free(yaml);
+    return rc;
+}
+
 /* One command's run, before its output is flushed; info is err, or NULL
  * with -q. */
 static int run_command(const char *cmd, int rest, char **args, FILE *out, FILE *info, FILE *err)
@@ -1057,6 +1167,8 @@ static int run_command(const char *cmd, int rest, char **args, FILE *out, FILE *
     }
     if (strcmp(cmd, "toolset") == 0)
         return cmd_toolset(rest, args, out, err);
+    if (strcmp(cmd, "import") == 0)
+        return cmd_import(rest, args, out, err);
     if (strcmp(cmd, "vendor") == 0)
         return cc_vendor_main(rest, args, info, err);
     fprintf(err, "contractc: unknown command '%s'\n%s", cmd, usage_text);

@@ -331,7 +331,7 @@ manpage)
     # every command of --help, with the synopsis of its own --help, as a section
     "$C" --help > overview.txt
     commands=$(awk '/^  [a-z]+ / {print $1}' overview.txt)
-    [ "$(echo $commands)" = "generate lint validate schema prompt grammar toolset vendor stats help" ] ||
+    [ "$(echo $commands)" = "generate lint validate schema prompt grammar toolset import vendor stats help" ] ||
         fail "contractc --help lists: $(echo $commands)"
     texts=overview.txt
     for cmd in $commands; do

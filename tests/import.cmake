@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: MIT
+# `contractc import` (docs/contract-language.md §17).  Included by
+# tests/CMakeLists.txt.  The mapping's unit tests (test_import) and the
+# round trip over every example and test contract (test_import_round_trip)
+# are Check tests in tests/generator/; here the command line:
+#   import_pydantic_story   tests/data/import/pydantic_order.*: a pydantic v2
+#                           schema imported, contract and ledger against
+#                           their goldens, then replies validated
+#   import_cli              exit statuses, -o, stdin, --pointer, --lenient
+#   import_coverage         the schemas of ../shared/corpora/jsonschemabench
+#                           (outside the repository; skipped when absent):
+#                           how many import strictly, with --lenient, and
+#                           the first blockers of the rest, per subset
+foreach(case pydantic cli)
+  if(case STREQUAL "pydantic")
+    set(name import_pydantic_story)
+  else()
+    set(name import_${case})
+  endif()
+  add_test(NAME ${name}
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/import/import.sh ${case} $<TARGET_FILE:contractc>
+            ${CONTRACTC_TEST_DATA}/import ${CMAKE_CURRENT_BINARY_DIR}/import-${case})
+endforeach()
+add_test(NAME import_coverage
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/import/coverage.sh $<TARGET_FILE:contractc>
+          ${PROJECT_SOURCE_DIR}/../shared/corpora/jsonschemabench ${CMAKE_CURRENT_BINARY_DIR}/import-coverage)
+set_tests_properties(import_coverage PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
