@@ -1938,6 +1938,10 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
                 leftovers(c, s, ptr, &seen);
                 return;
             }
+            if (!cJSON_GetObjectItemCaseSensitive(s, "type"))
+                note(c, ptr, "type-implied", "'additionalProperties' without 'type' read as a map "
+                                             "(a value of another JSON type, which the schema "
+                                             "admits, is now rejected)");
             mark(&seen, "additionalProperties");
             mark(&seen, "properties");
             indent(b, ind);
@@ -2114,6 +2118,9 @@ static void field(ictx_t *c, const cJSON *ps, const char *key, bool optional, co
 static bool object_fields(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int ind,
                           const char *skip, seen_t *seen)
 {
+    if (!cJSON_GetObjectItemCaseSensitive(s, "type"))
+        note(c, ptr, "type-implied", "'properties' without 'type' read as an object (a value "
+                                     "of another JSON type, which the schema admits, is now rejected)");
     mark(seen, "type");
     const cJSON *props = take(s, seen, "properties");
     const cJSON *req = take(s, seen, "required");

@@ -90,6 +90,27 @@ START_TEST(objects_are_closed_and_keys_not_required_are_optional)
 }
 END_TEST
 
+/* `properties` (or a map's `additionalProperties`) without `type` admits
+ * every non-object as well; the contract's object does not: ledgered. */
+START_TEST(an_object_without_type_is_ledgered_type_implied)
+{
+    result_t r = run("{\"properties\": {\"o\": {\"properties\": {\"x\": {\"type\": \"string\"}}},"
+                     " \"m\": {\"additionalProperties\": {\"type\": \"string\"}}},"
+                     " \"required\": [\"o\"]}");
+    ck_assert_int_eq(r.rc, 0);
+    HAS(r.report, "#: type-implied: 'properties' without 'type' read as an object");
+    HAS(r.report, "#/properties/o: type-implied: 'properties' without 'type' read as an object");
+    HAS(r.report, "#/properties/m: type-implied: 'additionalProperties' without 'type' read as a map");
+    done(&r);
+    /* with the type: nothing to say */
+    r = run("{\"type\": \"object\", \"properties\": {\"o\": {\"type\": \"object\","
+            " \"properties\": {\"x\": {\"type\": \"string\"}}}}}");
+    ck_assert_int_eq(r.rc, 0);
+    HASNT(r.report, "type-implied");
+    done(&r);
+}
+END_TEST
+
 START_TEST(the_instruction_is_the_description_else_the_title_else_a_sentence)
 {
     result_t r = run("{\"title\": \"Order\", \"description\": \"Read the order.\", \"type\": "
@@ -637,6 +658,7 @@ int main(void)
     tcase_add_test(tc, c_names_keep_derived_names_apart);
     tcase_add_test(tc, refs_beside_keywords_merge_and_expansion_is_capped);
     tcase_add_test(tc, maps_only_as_a_field_and_never_of_nulls);
+    tcase_add_test(tc, an_object_without_type_is_ledgered_type_implied);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
