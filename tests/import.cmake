@@ -11,6 +11,15 @@
 #                           (outside the repository; skipped when absent):
 #                           how many import strictly, with --lenient, and
 #                           the first blockers of the rest, per subset
+#   import_json_schema_test_suite
+#                           tests/data/json-schema-test-suite (draft2020-12):
+#                           each group imported strictly (bare, and wrapped
+#                           as the property v of an object root), each test's
+#                           instance validated against the suite's `valid`;
+#                           every disagreement must be explained by a ledger
+#                           class or the contract's policy (tests/import/
+#                           jsts.py --guard).  The gcc build alone: the
+#                           other builds would measure the same importer.
 foreach(case pydantic cli)
   if(case STREQUAL "pydantic")
     set(name import_pydantic_story)
@@ -25,3 +34,16 @@ add_test(NAME import_coverage
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/import/coverage.sh $<TARGET_FILE:contractc>
           ${PROJECT_SOURCE_DIR}/../shared/corpora/jsonschemabench ${CMAKE_CURRENT_BINARY_DIR}/import-coverage)
 set_tests_properties(import_coverage PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT CONTRACTC_SANITIZE)
+  find_program(IMPORT_PYTHON3 NAMES python3 HINTS /usr/bin)
+  if(IMPORT_PYTHON3)
+    add_test(NAME import_json_schema_test_suite
+      COMMAND ${IMPORT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/import/jsts.py $<TARGET_FILE:contractc>
+              ${CONTRACTC_TEST_DATA}/json-schema-test-suite/draft2020-12
+              ${CMAKE_CURRENT_BINARY_DIR}/import-jsts --guard)
+    set_tests_properties(import_json_schema_test_suite PROPERTIES TIMEOUT 120)
+  else()
+    add_test(NAME import_json_schema_test_suite
+      COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: python3 not found; tests/import/jsts.py needs it")
+  endif()
+endif()
