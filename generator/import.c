@@ -671,6 +671,17 @@ static void as_json(cc_buf_t *b, int ind, vout_t *out)
     out->json = true;
 }
 
+/* A schema refused (the caller said why with cannot()) written as `type:
+ * json` in its place, for --lenient: its validation keywords are seen, so
+ * leftovers() reports none of them a second time. */
+static void json_in_place(const cJSON *s, cc_buf_t *b, int ind, vout_t *out, seen_t *seen)
+{
+    as_json(b, ind, out);
+    for (const cJSON *e = s->child; e; e = e->next)
+        if (e->string && is_validation(e->string))
+            mark(seen, e->string);
+}
+
 static void put_uint(ictx_t *c, cc_buf_t *b, int ind, const char *key, const cJSON *v,
                      const char *ptr, const char *kw)
 {
@@ -1869,10 +1880,7 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
             as_json(b, ind, out);
         } else {
             cannot(c, ptr, "a schema without 'type' whose keywords apply to several JSON types");
-            as_json(b, ind, out);
-            for (const cJSON *e = s->child; e; e = e->next)
-                if (e->string && is_validation(e->string))
-                    mark(&seen, e->string);
+            json_in_place(s, b, ind, out, &seen);
         }
         leftovers(c, s, ptr, &seen);
         return;
@@ -1931,10 +1939,7 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
                 cannot(c, ptr, "an object of free keys (a map) is a contract type only for a "
                                "field, not for %s", role == R_ITEMS ? "array items or map values"
                                                                     : "an alternative of a union");
-                as_json(b, ind, out);
-                for (const cJSON *e = s->child; e; e = e->next)
-                    if (e->string && is_validation(e->string))
-                        mark(&seen, e->string);
+                json_in_place(s, b, ind, out, &seen);
                 leftovers(c, s, ptr, &seen);
                 return;
             }
@@ -2001,10 +2006,7 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
                 usable += p->string[0] != 0;
             if (usable == 0) {
                 cannot(c, ptr, "an object whose only key is the empty one has no contract form");
-                as_json(b, ind, out);
-                for (const cJSON *e = s->child; e; e = e->next)
-                    if (e->string && is_validation(e->string))
-                        mark(&seen, e->string);
+                json_in_place(s, b, ind, out, &seen);
                 leftovers(c, s, ptr, &seen);
                 return;
             }
