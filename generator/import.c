@@ -1716,6 +1716,8 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
         return;
     }
 
+    /* null admitted from outside: a caller's anyOf: [X, {type: null}] */
+    const bool outer_null = out->nullable;
     /* null: OpenAPI 3.0's nullable, a type list with "null" */
     const cJSON *nl = cJSON_GetObjectItemCaseSensitive(s, "nullable");
     if (c->openapi30 && cJSON_IsBool(nl)) {
@@ -1801,6 +1803,9 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
         return;
     }
     const char *t = tn ? types[0] : NULL;
+    /* what the type keyword admits of null (no type: null too); an enum
+     * or const beside it must admit null as well (both must hold) */
+    const bool type_null = !ty || out->nullable;
 
     const char *ukw = cJSON_GetObjectItemCaseSensitive(s, "anyOf")   ? "anyOf"
                       : cJSON_GetObjectItemCaseSensitive(s, "oneOf") ? "oneOf"
@@ -1848,6 +1853,7 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
             free(p);
             as_json(b, ind, out);
         } else if (co) {
+            out->nullable = outer_null; /* a string const is never null */
             indent(b, ind);
             cc_buf_puts(b, "type: enum\n");
             indent(b, ind);
@@ -1864,7 +1870,11 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
         } else {
             indent(b, ind);
             cc_buf_puts(b, "type: enum\n");
-            enum_values(c, en, ptr, b, ind, &out->nullable);
+            /* null is a value when the enum lists it and the type admits
+             * it (type: [string, null] with enum: [a] admits no null) */
+            bool listed = false;
+            enum_values(c, en, ptr, b, ind, &listed);
+            out->nullable = outer_null || (listed && type_null);
         }
         leftovers(c, s, ptr, &seen);
         return;

@@ -42,19 +42,18 @@ if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT CONTRACTC_SANITIZE)
               ${CONTRACTC_TEST_DATA}/json-schema-test-suite/draft2020-12
               ${CMAKE_CURRENT_BINARY_DIR}/import-jsts --guard)
     set_tests_properties(import_json_schema_test_suite PROPERTIES TIMEOUT 120)
+    # import_jsb_instances: JSONSchemaBench's test instances (the first 10
+    # of each schema) validated against each strict and each --lenient
+    # import, every disagreement classed by the ledger or the contract's
+    # policy; --guard fails on an unexplained one (tests/import/
+    # jsb_instances.py; ~2 min on 2 cores; skipped when the corpus is absent)
+    add_test(NAME import_jsb_instances
+      COMMAND ${IMPORT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/import/jsb_instances.py $<TARGET_FILE:contractc>
+              ${PROJECT_SOURCE_DIR}/../shared/corpora/jsonschemabench
+              ${CMAKE_CURRENT_BINARY_DIR}/import-jsb-instances --guard)
+    set_tests_properties(import_jsb_instances PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
   else()
     add_test(NAME import_json_schema_test_suite
       COMMAND ${CMAKE_COMMAND} -E echo "SKIPPED: python3 not found; tests/import/jsts.py needs it")
   endif()
-endif()
-# import_jsb_instances: the same corpus's test instances (the first 10 of
-# each schema) validated against each strict and each --lenient import,
-# every disagreement classed by the ledger or the contract's policy
-# (tests/import/jsb_instances.py; ~2 min on 2 cores; skipped when absent).
-find_program(IMPORT_JSB_PYTHON3 NAMES python3 HINTS /usr/bin)
-if(IMPORT_JSB_PYTHON3)
-  add_test(NAME import_jsb_instances
-    COMMAND ${IMPORT_JSB_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/import/jsb_instances.py $<TARGET_FILE:contractc>
-            ${PROJECT_SOURCE_DIR}/../shared/corpora/jsonschemabench ${CMAKE_CURRENT_BINARY_DIR}/import-jsb-instances)
-  set_tests_properties(import_jsb_instances PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()

@@ -312,6 +312,23 @@ START_TEST(nullable_forms)
     ck_assert_int_eq(field_of(&r.model->root, "c")->value.type, CONTRACTC_TYPE_ENUM);
     ck_assert(field_of(&r.model->root, "d")->value.items->nullable);
     done(&r);
+    /* null must pass both the type and the enum (or const): a type that
+     * admits null beside an enum without it admits no null, an enum that
+     * lists null beside a type without it neither (found by
+     * JSONSchemaBench's instances, tests/import/jsb_instances.py) */
+    r = run("{\"type\": \"object\", \"properties\": {"
+            "\"e\": {\"type\": [\"string\", \"null\"], \"enum\": [\"v1\"]},"
+            "\"f\": {\"type\": \"string\", \"enum\": [\"v1\", null]},"
+            "\"g\": {\"type\": [\"string\", \"null\"], \"enum\": [\"v1\", null]},"
+            "\"h\": {\"type\": [\"string\", \"null\"], \"const\": \"v1\"},"
+            "\"i\": {\"anyOf\": [{\"enum\": [\"v1\"]}, {\"type\": \"null\"}]}}}");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert(!field_of(&r.model->root, "e")->nullable);
+    ck_assert(!field_of(&r.model->root, "f")->nullable);
+    ck_assert(field_of(&r.model->root, "g")->nullable);
+    ck_assert(!field_of(&r.model->root, "h")->nullable);
+    ck_assert(field_of(&r.model->root, "i")->nullable);
+    done(&r);
     /* OpenAPI 3.0: nullable: true, and --pointer */
     r = run_opt("{\"openapi\": \"3.0.3\", \"components\": {\"schemas\": {\"Order\": {"
                 "\"type\": \"object\", \"properties\": {\"note\": {\"type\": \"string\", "
