@@ -67,6 +67,7 @@ typedef struct ictx {
     const cJSON *doc;
     int draft;          /* 4, 6, 7, 2019, 2020 */
     bool openapi30;     /* OpenAPI 3.0: `nullable`, boolean exclusive bounds */
+    bool openapi;       /* an OpenAPI document (3.0 or 3.1): its formats */
     bool lenient;
     cc_buf_t *report;
     cc_buf_t ledger;
@@ -682,6 +683,36 @@ static void json_in_place(const cJSON *s, cc_buf_t *b, int ind, vout_t *out, see
             mark(seen, e->string);
 }
 
+/* r, an entry of the list `required`, is a key the properties do not name
+ * and the first of its spelling in the list (a key listed twice is one
+ * field), and not the empty key (no contract form). */
+static bool extra_required(const cJSON *req, const cJSON *props, const cJSON *r)
+{
+    if (!cJSON_IsString(r) || !r->valuestring[0] ||
+        cJSON_GetObjectItemCaseSensitive(props, r->valuestring))
+        return false;
+    for (const cJSON *q = req->child; q != r; q = q->next)
+        if (cJSON_IsString(q) && strcmp(q->valuestring, r->valuestring) == 0)
+            return false;
+    return true;
+}
+
+/* How many fields the required keys of s add beyond its properties: in an
+ * object whose other keys are free (additionalProperties absent or true),
+ * a required key the properties do not name is a field of any JSON value. */
+static size_t required_fields(const cJSON *s)
+{
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(s, "required");
+    const cJSON *ap = cJSON_GetObjectItemCaseSensitive(s, "additionalProperties");
+    if (!cJSON_IsArray(req) || (ap && !cJSON_IsTrue(ap)))
+        return 0;
+    const cJSON *props = cJSON_GetObjectItemCaseSensitive(s, "properties");
+    size_t n = 0;
+    for (const cJSON *r = req->child; r; r = r->next)
+        n += extra_required(req, props, r);
+    return n;
+}
+
 static void put_uint(ictx_t *c, cc_buf_t *b, int ind, const char *key, const cJSON *v,
                      const char *ptr, const char *kw)
 {
@@ -862,6 +893,104 @@ static int decimal_pattern(const char *p, bool *is_signed)
     return -1;
 }
 
+/* The string formats written as patterns (ledgered `format-mapped`,
+ * docs/contract-language.md §17): exact for uuid, ipv4, json-pointer,
+ * relative-json-pointer and OpenAPI's byte; for the others the pattern is
+ * the format's alphabet and outline, and `why` says what it leaves out. */
+typedef struct format_map {
+    const char *name;
+    const char *pattern;
+    unsigned max_length; /* 0: none */
+    bool openapi_only;   /* a format of OpenAPI's alone (unknown elsewhere) */
+    const char *why;     /* NULL: the pattern is the format */
+} format_map_t;
+
+#define URI_CHAR "([A-Za-z0-9\\-._~:/?#\\[\\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})"
+#define HOST_LABEL "[A-Za-z0-9]([A-Za-z0-9\\-]{0,61}[A-Za-z0-9])?"
+static const format_map_t format_maps[] = {
+    {"uuid", "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", 0, false,
+     NULL},
+    {"ipv4",
+     "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))"
+     "{3}",
+     0, false, NULL},
+    {"json-pointer", "(/([^~/]|~[01])*)*", 0, false, NULL},
+    {"relative-json-pointer", "(0|[1-9][0-9]*)(#|(/([^~/]|~[01])*)*)", 0, false, NULL},
+    {"byte", "([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?", 0, true, NULL},
+    {"uri", "[A-Za-z][A-Za-z0-9+.\\-]*:" URI_CHAR "*", 0, false,
+     "a scheme, a colon and RFC 3986's characters; the parts after the scheme are not checked"},
+    {"uri-reference", URI_CHAR "*", 0, false,
+     "RFC 3986's characters; the parts of the reference are not checked"},
+    {"email", "[^\\s@]+@[^\\s@]+", 0, false,
+     "a local part and a domain around one @, no white space; RFC 5321's grammar is not checked"},
+    {"hostname", HOST_LABEL "(\\." HOST_LABEL ")*", 253, false,
+     "RFC 1123 labels of letters, digits and inner hyphens, at most 63 each and 253 in all"},
+    {"time",
+     "([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?([Zz]|[+\\-]([01][0-9]|2[0-3]):[0-5]"
+     "[0-9])",
+     0, false, "RFC 3339's full-time; a leap second is not tied to 23:59 UTC"},
+};
+
+/* Every format a JSON Schema draft (04 to 2020-12) or OpenAPI defines;
+ * any other name has no validation meaning (validators ignore an unknown
+ * format) and is ledgered `ignored`. */
+static bool format_defined(const ictx_t *c, const char *f)
+{
+    static const char *const drafts[] = {
+        "date-time", "date", "time", "duration", "email", "idn-email", "hostname",
+        "idn-hostname", "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference",
+        "uuid", "uri-template", "json-pointer", "relative-json-pointer", "regex"};
+    static const char *const openapi[] = {"int32", "int64", "float", "double", "byte", "binary",
+                                          "password"};
+    for (size_t i = 0; i < sizeof drafts / sizeof drafts[0]; i++)
+        if (strcmp(f, drafts[i]) == 0)
+            return true;
+    for (size_t i = 0; c->openapi && i < sizeof openapi / sizeof openapi[0]; i++)
+        if (strcmp(f, openapi[i]) == 0)
+            return true;
+    /* int32, uint32, int64 are read on integers whatever the document */
+    return strcmp(f, "int32") == 0 || strcmp(f, "int64") == 0 || strcmp(f, "uint32") == 0;
+}
+
+static const format_map_t *format_map(const ictx_t *c, const char *f)
+{
+    for (size_t i = 0; i < sizeof format_maps / sizeof format_maps[0]; i++)
+        if (strcmp(f, format_maps[i].name) == 0 && (c->openapi || !format_maps[i].openapi_only))
+            return &format_maps[i];
+    return NULL;
+}
+
+/* A format that is no format of the schema's draft: ignored, ledgered. */
+static bool format_unknown(ictx_t *c, const char *f, const char *ptr, seen_t *seen)
+{
+    if (format_defined(c, f))
+        return false;
+    mark(seen, "format");
+    char *p = ptr_child(c, ptr, "format");
+    note(c, p, "ignored", "format %s is no format of JSON Schema%s: no validation meaning", f,
+         c->openapi ? " or OpenAPI" : "");
+    free(p);
+    return true;
+}
+
+/* A format on a number or an integer that is not one of numbers (int32,
+ * uint32, int64, float, double): a string format, which a number passes,
+ * or an unknown one; either has no validation meaning there. */
+static bool format_not_numeric(ictx_t *c, const char *f, const char *ptr, seen_t *seen)
+{
+    static const char *const numeric[] = {"int32", "uint32", "int64", "float", "double"};
+    for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++)
+        if (strcmp(f, numeric[i]) == 0)
+            return false;
+    if (format_unknown(c, f, ptr, seen))
+        return true;
+    mark(seen, "format");
+    char *p = ptr_child(c, ptr, "format");
+    note(c, p, "ignored", "format %s is a format of strings: a number passes it", f);
+    free(p);
+    return true;
+}
+
 static void string_value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, int ind,
                          seen_t *seen)
 {
@@ -900,26 +1029,34 @@ static void string_value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b
     }
     indent(b, ind);
     cc_buf_puts(b, "type: string\n");
+    const format_map_t *fm = cJSON_IsString(fmt) && !pat ? format_map(c, fmt->valuestring) : NULL;
+    if (cJSON_IsString(fmt) && format_unknown(c, fmt->valuestring, ptr, seen))
+        fmt = NULL;
     if (take(s, seen, "minLength"))
         put_uint(c, b, ind, "min_length", minl, ptr, "minLength");
-    if (take(s, seen, "maxLength"))
+    /* a format's own length cap, unless maxLength is as tight */
+    bool cap = fm && fm->max_length &&
+               !(cJSON_IsNumber(maxl) && maxl->valuedouble >= 0 && maxl->valuedouble <= fm->max_length);
+    if (take(s, seen, "maxLength") && !cap)
         put_uint(c, b, ind, "max_length", maxl, ptr, "maxLength");
+    if (cap) {
+        indent(b, ind);
+        cc_buf_printf(b, "max_length: %u\n", fm->max_length);
+    }
     if (cJSON_IsString(fmt)) {
         const char *f = fmt->valuestring;
-        const char *exact = NULL;
-        if (strcmp(f, "uuid") == 0)
-            exact = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
-        else if (strcmp(f, "ipv4") == 0)
-            exact = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]"
-                    "[0-9]|[1-9]?[0-9])){3}";
-        if (exact && !pat) {
+        if (fm) {
             mark(seen, "format");
             char *p = ptr_child(c, ptr, "format");
-            note(c, p, "format-mapped", "format %s written as the pattern %s", f, exact);
+            if (fm->why)
+                note(c, p, "format-mapped", "format %s written as the pattern %s%s (%s)", f,
+                     fm->pattern, fm->max_length ? " with a length cap" : "", fm->why);
+            else
+                note(c, p, "format-mapped", "format %s written as the pattern %s", f, fm->pattern);
             free(p);
             indent(b, ind);
             cc_buf_puts(b, "pattern: ");
-            yaml_str(b, exact);
+            yaml_str(b, fm->pattern);
             cc_buf_putc(b, '\n');
         } else {
             mark(seen, "format");
@@ -1002,20 +1139,17 @@ static void integer_value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *
     bool ok = int_bound(c, s, ptr, seen, true, &lo, &glo);
     ok = int_bound(c, s, ptr, seen, false, &hi, &ghi) && ok;
     const char *f = str_of(s, "format");
+    if (f && format_not_numeric(c, f, ptr, seen))
+        f = NULL;
     if (f) {
-        double flo = 0, fhi = 0;
-        bool known = true;
-        if (strcmp(f, "int32") == 0) {
-            flo = -2147483648.0;
-            fhi = 2147483647.0;
-        } else if (strcmp(f, "uint32") == 0) {
-            fhi = 4294967295.0;
-        } else if (strcmp(f, "int64") == 0) {
-            flo = -INT_LIMIT;
-            fhi = INT_LIMIT;
-        } else {
-            known = false;
-        }
+        bool known = strcmp(f, "int32") == 0 || strcmp(f, "uint32") == 0 ||
+                     strcmp(f, "int64") == 0;
+        double flo = strcmp(f, "int32") == 0   ? -2147483648.0
+                     : strcmp(f, "int64") == 0 ? -INT_LIMIT
+                                               : 0;
+        double fhi = strcmp(f, "int32") == 0    ? 2147483647.0
+                     : strcmp(f, "uint32") == 0 ? 4294967295.0
+                                                : INT_LIMIT;
         mark(seen, "format");
         char *p = ptr_child(c, ptr, "format");
         if (known) {
@@ -1082,7 +1216,7 @@ static void number_value(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b
         char *p = ptr_child(c, ptr, "format");
         note(c, p, "ignored", "format %s: a JSON number is read as a double already", f);
         free(p);
-    } else if (f) {
+    } else if (f && !format_not_numeric(c, f, ptr, seen)) {
         mark(seen, "format");
         char *p = ptr_child(c, ptr, "format");
         cannot(c, p, "format %s has no contract form", f);
@@ -2005,14 +2139,14 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
             if (take(s, &seen, "maxProperties"))
                 put_uint(c, b, ind, "max_entries",
                          cJSON_GetObjectItemCaseSensitive(s, "maxProperties"), ptr, "maxProperties");
-        } else if (!has_props) {
+        } else if (!has_props && !required_fields(s)) {
             cannot(c, ptr, "an object without properties %s", role == R_ROOT
                        ? "as the root (a contract's root has fields)"
                        : "but with required keys");
             as_json(b, ind, out);
         } else {
-            size_t usable = 0;
-            for (const cJSON *p = props->child; p; p = p->next)
+            size_t usable = required_fields(s);
+            for (const cJSON *p = has_props ? props->child : NULL; p; p = p->next)
                 usable += p->string[0] != 0;
             if (usable == 0) {
                 cannot(c, ptr, "an object whose only key is the empty one has no contract form");
@@ -2146,11 +2280,18 @@ static bool object_fields(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *
         free(p);
     }
     for (const cJSON *r = cJSON_IsArray(req) ? req->child : NULL; r; r = r->next) {
-        if (!cJSON_IsString(r) || !cJSON_GetObjectItemCaseSensitive(props, r->valuestring)) {
+        if (!cJSON_IsString(r)) {
             char *p = ptr_child(c, ptr, "required");
-            cannot(c, p, "required key %s%s%s is not among the properties (the object is closed)",
-                   cJSON_IsString(r) ? "'" : "", cJSON_IsString(r) ? r->valuestring : "?",
-                   cJSON_IsString(r) ? "'" : "");
+            cannot(c, p, "a required key that is not a string");
+            free(p);
+        } else if (!r->valuestring[0] && !cJSON_GetObjectItemCaseSensitive(props, "")) {
+            char *p = ptr_child(c, ptr, "required");
+            cannot(c, p, "the empty key has no contract form");
+            free(p);
+        } else if (cJSON_IsFalse(ap) && !cJSON_GetObjectItemCaseSensitive(props, r->valuestring)) {
+            char *p = ptr_child(c, ptr, "required");
+            cannot(c, p, "required key '%s' is neither among the properties nor allowed by "
+                         "'additionalProperties': false (no object passes)", r->valuestring);
             free(p);
         }
     }
@@ -2185,6 +2326,27 @@ static bool object_fields(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *
             count++;
         }
         free(pp);
+    }
+    /* a required key the properties do not name, in an object whose other
+     * keys are free: the key must be there, with any value (§4.14) */
+    size_t ri = 0;
+    for (const cJSON *r = cJSON_IsArray(req) && !cJSON_IsFalse(ap) ? req->child : NULL; r;
+         r = r->next, ri++) {
+        if (!extra_required(req, props, r) || (skip && strcmp(r->valuestring, skip) == 0))
+            continue;
+        char *pp = ptr_index(c, ptr, "required", ri);
+        cJSON *any = cJSON_CreateTrue();
+        if (!any || !cJSON_AddItemToArray(c->scratch, any)) {
+            cJSON_Delete(any);
+            c->oom = true;
+            free(pp);
+            break;
+        }
+        char *c_name = member_name(c, r->valuestring, &members);
+        field(c, any, r->valuestring, false, pp, b, ind + 2, c_name);
+        free(c_name);
+        free(pp);
+        count++;
     }
     names_free(&members);
     if (count == 0) {
@@ -2359,8 +2521,10 @@ int cc_import(const char *json, size_t len, const cc_import_options_t *opt, char
     c.draft = 2020;
     c.scratch = cJSON_CreateArray();
     const char *oa = str_of(doc, "openapi");
-    if (oa)
+    if (oa) {
+        c.openapi = true;
         c.openapi30 = strncmp(oa, "3.0", 3) == 0;
+    }
 
     const cJSON *root = doc;
     char *rptr = NULL;

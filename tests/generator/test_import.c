@@ -228,9 +228,91 @@ START_TEST(formats_become_types_bounds_or_patterns)
     HAS(r.report, "#/properties/ip/format: format-mapped:");
     done(&r);
     r = run("{\"type\": \"object\", \"properties\": {\"e\": {\"type\": \"string\", \"format\": "
-            "\"email\"}}}");
+            "\"ipv6\"}}}");
     ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
-    HAS(r.report, "#/properties/e/format: cannot carry: format email has no contract form\n");
+    HAS(r.report, "#/properties/e/format: cannot carry: format ipv6 has no contract form\n");
+    done(&r);
+}
+END_TEST
+
+/* The formats written as a pattern that is their outline (ledgered with
+ * what it leaves out), a format of no draft ignored, a string format on a
+ * number ignored, OpenAPI's byte a format in an OpenAPI document only. */
+START_TEST(formats_outlined_unknown_ignored)
+{
+    result_t r = run("{\"type\": \"object\", \"properties\": {"
+                     "\"u\": {\"type\": \"string\", \"format\": \"uri\"},"
+                     "\"e\": {\"type\": \"string\", \"format\": \"email\"},"
+                     "\"h\": {\"type\": \"string\", \"format\": \"hostname\"},"
+                     "\"h2\": {\"type\": \"string\", \"format\": \"hostname\", \"maxLength\": 40},"
+                     "\"tm\": {\"type\": \"string\", \"format\": \"time\"},"
+                     "\"jp\": {\"type\": \"string\", \"format\": \"json-pointer\"},"
+                     "\"x\": {\"type\": \"string\", \"format\": \"url\"},"
+                     "\"b\": {\"type\": \"string\", \"format\": \"byte\"},"
+                     "\"n\": {\"type\": \"integer\", \"format\": \"date-time\", \"minimum\": 0,"
+                     " \"maximum\": 9}}}");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_str_eq(field_of(&r.model->root, "e")->value.pattern, "[^\\s@]+@[^\\s@]+");
+    ck_assert_str_eq(field_of(&r.model->root, "jp")->value.pattern, "(/([^~/]|~[01])*)*");
+    ck_assert_uint_eq(field_of(&r.model->root, "h")->value.max_length, 253);
+    ck_assert_uint_eq(field_of(&r.model->root, "h2")->value.max_length, 40);
+    ck_assert_ptr_nonnull(field_of(&r.model->root, "u")->value.pattern);
+    ck_assert_ptr_nonnull(field_of(&r.model->root, "tm")->value.pattern);
+    ck_assert_ptr_null(field_of(&r.model->root, "x")->value.pattern);
+    ck_assert_ptr_null(field_of(&r.model->root, "b")->value.pattern);
+    HAS(r.report, "#/properties/u/format: format-mapped: format uri written as the pattern "
+                  "[A-Za-z][A-Za-z0-9+.\\-]*:");
+    HAS(r.report, "the parts after the scheme are not checked)\n");
+    HAS(r.report, "#/properties/h/format: format-mapped: format hostname written as the pattern ");
+    HAS(r.report, " with a length cap (RFC 1123 labels");
+    HAS(r.report, "#/properties/jp/format: format-mapped: format json-pointer written as the "
+                  "pattern (/([^~/]|~[01])*)*\n");
+    HAS(r.report, "#/properties/x/format: ignored: format url is no format of JSON Schema: no "
+                  "validation meaning\n");
+    HAS(r.report, "#/properties/b/format: ignored: format byte is no format of JSON Schema");
+    HAS(r.report, "#/properties/n/format: ignored: format date-time is a format of strings: a "
+                  "number passes it\n");
+    ck_assert_int_eq(field_of(&r.model->root, "n")->value.maximum, 9);
+    done(&r);
+    /* byte is OpenAPI's base64: exact in an OpenAPI document */
+    r = run_opt("{\"openapi\": \"3.1.0\", \"components\": {\"schemas\": {\"Blob\": {"
+                "\"type\": \"object\", \"properties\": {\"data\": {\"type\": \"string\", "
+                "\"format\": \"byte\"}}}}}}",
+                NULL, "/components/schemas/Blob", false);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_str_eq(field_of(&r.model->root, "data")->value.pattern,
+                     "([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?");
+    done(&r);
+}
+END_TEST
+
+/* A required key the properties do not name, in an object whose other
+ * keys are free, must be there with any value: a json field; with
+ * additionalProperties: false no object passes, refused. */
+START_TEST(required_keys_beyond_the_properties)
+{
+    result_t r = run("{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"},"
+                     "\"o\": {\"type\": \"object\", \"required\": [\"x\", \"y\", \"x\"]}},"
+                     "\"required\": [\"a\", \"b\"]}");
+    ck_assert_int_eq(r.rc, 0);
+    const cc_field_t *b = field_of(&r.model->root, "b");
+    ck_assert_int_eq(b->value.type, CONTRACTC_TYPE_JSON);
+    ck_assert(!b->optional);
+    const cc_field_t *o = field_of(&r.model->root, "o");
+    ck_assert_int_eq(o->value.type, CONTRACTC_TYPE_OBJECT);
+    ck_assert_uint_eq(o->value.object->field_count, 2); /* x once */
+    HAS(r.report, "#/properties/o: closed-object:");
+    done(&r);
+    r = run("{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"}},"
+            "\"required\": [\"b\"], \"additionalProperties\": false}");
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+    HAS(r.report, "#/required: cannot carry: required key 'b' is neither among the properties "
+                  "nor allowed by 'additionalProperties': false (no object passes)\n");
+    done(&r);
+    r = run("{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"}},"
+            "\"required\": [\"\"]}");
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+    HAS(r.report, "#/required: cannot carry: the empty key has no contract form\n");
     done(&r);
 }
 END_TEST
@@ -458,7 +540,7 @@ START_TEST(strict_lists_every_blocker_and_lenient_drops_them)
 {
     static const char schema[] =
         "{\"type\": \"object\", \"properties\": {"
-        "\"e\": {\"type\": \"string\", \"format\": \"email\"},"
+        "\"e\": {\"type\": \"string\", \"format\": \"ipv6\"},"
         "\"n\": {\"type\": \"number\", \"exclusiveMinimum\": 0},"
         "\"m\": {\"type\": \"integer\", \"multipleOf\": 5, \"minimum\": 0, \"maximum\": 100},"
         "\"u\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, \"uniqueItems\": true},"
@@ -466,7 +548,7 @@ START_TEST(strict_lists_every_blocker_and_lenient_drops_them)
         "\"patternProperties\": {\"^x\": {}}}}}";
     result_t r = run(schema);
     ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
-    HAS(r.report, "#/properties/e/format: cannot carry: format email has no contract form\n");
+    HAS(r.report, "#/properties/e/format: cannot carry: format ipv6 has no contract form\n");
     HAS(r.report, "#/properties/n/exclusiveMinimum: cannot carry: 'exclusiveMinimum' has no "
                   "contract form\n");
     HAS(r.report, "#/properties/m/multipleOf: cannot carry:");
@@ -475,7 +557,7 @@ START_TEST(strict_lists_every_blocker_and_lenient_drops_them)
     done(&r);
     r = run_opt(schema, NULL, NULL, true);
     ck_assert_int_eq(r.rc, 0);
-    HAS(r.report, "#/properties/e/format: dropped: format email has no contract form\n");
+    HAS(r.report, "#/properties/e/format: dropped: format ipv6 has no contract form\n");
     HAS(r.report, "#/properties/n/exclusiveMinimum: dropped:");
     HAS(r.report, "#/properties/m/multipleOf: dropped:");
     HAS(r.report, "#/properties/u/uniqueItems: dropped:");
@@ -662,6 +744,8 @@ int main(void)
     tcase_add_test(tc, names_are_lower_snake_case_valid_and_never_collide);
     tcase_add_test(tc, integer_bounds_fold_to_inclusive_ones);
     tcase_add_test(tc, formats_become_types_bounds_or_patterns);
+    tcase_add_test(tc, formats_outlined_unknown_ignored);
+    tcase_add_test(tc, required_keys_beyond_the_properties);
     tcase_add_test(tc, patterns_are_searches_made_whole_string_matches);
     tcase_add_test(tc, refs_become_named_types_and_recursion_is_refused);
     tcase_add_test(tc, nullable_forms);
