@@ -48,7 +48,7 @@ static double ifloor(double x)
 
 static double iceil(double x)
 {
-    return -ifloor(-x);
+    return -ifloor(-x) + 0.0; /* + 0.0: a bound 0 is 0, never -0 */
 }
 
 typedef enum role { R_ROOT, R_FIELD, R_ITEMS, R_ALT } role_t;
@@ -1448,6 +1448,145 @@ static bool tagged_union(ictx_t *c, const cJSON **br, const char **refs, size_t 
     return true;
 }
 
+/* A branch that is only a set of strings: `enum` of strings or a string
+ * `const`, with `type: "string"` at most and annotations beside. */
+static const cJSON *string_set(const cJSON *s)
+{
+    if (!cJSON_IsObject(s))
+        return NULL;
+    const cJSON *set = NULL;
+    for (const cJSON *k = s->child; k; k = k->next) {
+        if (strcmp(k->string, "type") == 0) {
+            if (!cJSON_IsString(k) || strcmp(k->valuestring, "string") != 0)
+                return NULL;
+        } else if (strcmp(k->string, "enum") == 0 || strcmp(k->string, "const") == 0) {
+            if (set)
+                return NULL;
+            set = k;
+            for (const cJSON *v = cJSON_IsArray(k) ? k->child : k; v; v = cJSON_IsArray(k) ? v->next : NULL)
+                if (!cJSON_IsString(v))
+                    return NULL;
+        } else if (is_validation(k->string)) {
+            return NULL;
+        }
+    }
+    return set;
+}
+
+/* How many of the n string sets hold the string v. */
+static size_t sets_holding(const cJSON *const *sets, size_t n, const char *v)
+{
+    size_t held = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool in = false;
+        const cJSON *k = sets[i];
+        for (const cJSON *w = cJSON_IsArray(k) ? k->child : k; w && !in;
+             w = cJSON_IsArray(k) ? w->next : NULL)
+            in = strcmp(w->valuestring, v) == 0;
+        held += in;
+    }
+    return held;
+}
+
+/* anyOf/oneOf whose branches are all sets of strings: one enum, of the
+ * strings in any branch (anyOf) or in exactly one (oneOf: a string two
+ * branches hold passes neither). Exact; false when the branches are not
+ * all string sets, or (a blocker) when no string is left. */
+static bool enum_of_sets(ictx_t *c, const cJSON *const *br, size_t n, const char *ptr,
+                         const char *kw, cc_buf_t *b, int ind, vout_t *out)
+{
+    const cJSON *sets[64];
+    if (n > 64)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(sets[i] = string_set(br[i])))
+            return false;
+    bool one = strcmp(kw, "oneOf") == 0;
+    cJSON *values = cJSON_CreateArray();
+    if (!values || !cJSON_AddItemToArray(c->scratch, values)) {
+        cJSON_Delete(values);
+        c->oom = true;
+        return true;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *k = sets[i];
+        for (const cJSON *w = cJSON_IsArray(k) ? k->child : k; w; w = cJSON_IsArray(k) ? w->next : NULL)
+            if (!one || sets_holding(sets, n, w->valuestring) == 1) {
+                cJSON *v = cJSON_CreateString(w->valuestring);
+                if (!v || !cJSON_AddItemToArray(values, v)) {
+                    cJSON_Delete(v);
+                    c->oom = true;
+                    return true;
+                }
+            }
+    }
+    char *up = ptr_child(c, ptr, kw);
+    if (!values->child) {
+        cannot(c, up, "every string of %s is in two branches: no string passes", kw);
+        as_json(b, ind, out);
+    } else {
+        note(c, up, "union", "%s of %zu sets of strings: one enum of the strings %s", kw, n,
+             one ? "in exactly one branch" : "in any branch");
+        indent(b, ind);
+        cc_buf_puts(b, "type: enum\n");
+        bool listed = false;
+        enum_values(c, values, up, b, ind, &listed);
+    }
+    free(up);
+    return true;
+}
+
+/* v (an enum's list, or a const) holds integers only, within the
+ * contract's ±(2^53-1), that together make the run lo, lo+1, ..., hi. */
+static bool integer_run(const cJSON *v, double *lo, double *hi)
+{
+    size_t n = 0;
+    *lo = INT_LIMIT;
+    *hi = -INT_LIMIT;
+    for (const cJSON *e = cJSON_IsArray(v) ? v->child : v; e; e = cJSON_IsArray(v) ? e->next : NULL) {
+        if (!cJSON_IsNumber(e) || e->valuedouble != ifloor(e->valuedouble) ||
+            fabs(e->valuedouble) > INT_LIMIT)
+            return false;
+        bool again = false;
+        for (const cJSON *w = cJSON_IsArray(v) ? v->child : NULL; w && w != e; w = w->next)
+            again = again || w->valuedouble == e->valuedouble;
+        n += !again;
+        *lo = e->valuedouble < *lo ? e->valuedouble : *lo;
+        *hi = e->valuedouble > *hi ? e->valuedouble : *hi;
+    }
+    return n > 0 && *hi - *lo + 1 == (double)n;
+}
+
+/* A schema that lists null in its `type` or its `enum` (or OpenAPI 3.0's
+ * `nullable`): leaving it out of an anyOf would lose null. */
+static bool admits_null(const cJSON *s)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(s, "type");
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(s, "enum");
+    for (const cJSON *v = cJSON_IsArray(t) ? t->child : NULL; v; v = v->next)
+        if (cJSON_IsString(v) && strcmp(v->valuestring, "null") == 0)
+            return true;
+    for (const cJSON *v = cJSON_IsArray(e) ? e->child : NULL; v; v = v->next)
+        if (cJSON_IsNull(v))
+            return true;
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "nullable"));
+}
+
+/* A branch that says only its JSON type (and annotations): `{"type":
+ * "string"}`. An anyOf branch of the same type (a number's for an
+ * integer) is contained in it. */
+static const char *bare_type(const cJSON *s)
+{
+    const char *t = NULL;
+    for (const cJSON *k = cJSON_IsObject(s) ? s->child : NULL; k; k = k->next) {
+        if (strcmp(k->string, "type") == 0 && cJSON_IsString(k))
+            t = k->valuestring;
+        else if (is_validation(k->string))
+            return NULL;
+    }
+    return t && strcmp(t, "null") != 0 ? t : NULL;
+}
+
 /* anyOf/oneOf at s (null branches already counted into out->nullable). */
 static void union_value(ictx_t *c, const cJSON *s, const char *kw, const char *ptr, cc_buf_t *b,
                         int ind, role_t role, vout_t *out)
@@ -1475,10 +1614,38 @@ static void union_value(ictx_t *c, const cJSON *s, const char *kw, const char *p
         br[n] = through_ref(c, e, &refs[n]);
         n++;
     }
+    /* anyOf: a branch contained in a bare one of its JSON type is left
+     * out (a value passes the anyOf exactly when it passes the bare one) */
+    for (size_t k = 0; strcmp(kw, "anyOf") == 0 && n > 1 && k < n;) {
+        const char *ck = admits_null(br[k]) ? NULL : json_class(c, br[k]);
+        size_t j = 0;
+        for (; ck && j < n; j++) {
+            const char *bj = j != k ? bare_type(br[j]) : NULL;
+            if (bj && (strcmp(bj, ck) == 0 || (strcmp(bj, "number") == 0 && strcmp(ck, "integer") == 0)) &&
+                !(j > k && bare_type(br[k]) && strcmp(bare_type(br[k]), bj) == 0))
+                /* of two equal bare ones, the first stays */
+                break;
+        }
+        if (!ck || j == n) {
+            k++;
+            continue;
+        }
+        char *kp = ptr_index(c, ptr, kw, at[k]);
+        char *jp = ptr_index(c, ptr, kw, at[j]);
+        note(c, kp, "union", "left out: contained in %s, which is any %s", jp, bare_type(br[j]));
+        free(kp);
+        free(jp);
+        memmove(br + k, br + k + 1, (n - k - 1) * sizeof *br);
+        memmove(refs + k, refs + k + 1, (n - k - 1) * sizeof *refs);
+        memmove(at + k, at + k + 1, (n - k - 1) * sizeof *at);
+        n--;
+    }
     if (n == 0) {
         cannot(c, ptr, "%s admits only null", kw);
         as_json(b, ind, out);
     } else if (tagged_union(c, br, refs, n, ptr, kw, b, ind)) {
+        /* written */
+    } else if (n > 1 && enum_of_sets(c, br, n, ptr, kw, b, ind, out)) {
         /* written */
     } else if (n == 1) {
         /* X or null: X, nullable */
@@ -1489,19 +1656,29 @@ static void union_value(ictx_t *c, const cJSON *s, const char *kw, const char *p
     } else {
         /* a value union: branches of distinct JSON types (§4.13) */
         const char *cls[64];
-        bool distinct = n <= 64;
-        for (size_t k = 0; distinct && k < n; k++) {
+        char why[160] = "";
+        if (n > 64)
+            snprintf(why, sizeof why, "more than 64 branches");
+        for (size_t k = 0; !why[0] && k < n; k++) {
             cls[k] = json_class(c, br[k]);
-            distinct = cls[k] != NULL;
-            for (size_t j = 0; distinct && j < k; j++)
-                distinct = strcmp(cls[j], cls[k]) != 0 &&
-                           !((strcmp(cls[j], "integer") == 0 && strcmp(cls[k], "number") == 0) ||
-                             (strcmp(cls[j], "number") == 0 && strcmp(cls[k], "integer") == 0));
+            if (!cls[k])
+                snprintf(why, sizeof why, "branch %zu has no one JSON type", at[k]);
+            for (size_t j = 0; !why[0] && j < k; j++)
+                if (strcmp(cls[j], cls[k]) == 0)
+                    snprintf(why, sizeof why, "branches %zu and %zu are both of type %s%s", at[j],
+                             at[k], cls[k],
+                             strcmp(cls[k], "object") == 0 ? " without a common const key" : "");
+                else if ((strcmp(cls[j], "integer") == 0 && strcmp(cls[k], "number") == 0) ||
+                         (strcmp(cls[j], "number") == 0 && strcmp(cls[k], "integer") == 0))
+                    snprintf(why, sizeof why, "branches %zu and %zu overlap (integer and number)",
+                             at[j], at[k]);
         }
+        if (!why[0] && role == R_ALT)
+            snprintf(why, sizeof why, "a value union inside an alternative of a union");
         char *up = ptr_child(c, ptr, kw);
-        if (!distinct || role == R_ALT) {
+        if (why[0]) {
             cannot(c, up, "the branches of %s are neither objects with a common const key nor "
-                          "of distinct JSON types (integer and number overlap)", kw);
+                          "of distinct JSON types: %s", kw, why);
             as_json(b, ind, out);
         } else {
             note(c, up, "union", "%s of %zu branches of distinct JSON types: a value union "
@@ -1970,6 +2147,24 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
 
     const cJSON *en = cJSON_GetObjectItemCaseSensitive(s, "enum");
     const cJSON *co = cJSON_GetObjectItemCaseSensitive(s, "const");
+    double lo, hi;
+    if ((cJSON_IsArray(en) || co) && !(cJSON_IsArray(en) && co) &&
+        (!t || strcmp(t, "integer") == 0 || strcmp(t, "number") == 0) &&
+        integer_run(cJSON_IsArray(en) ? en : co, &lo, &hi)) {
+        /* integers that make one run lo..hi: the integer lo to hi, exact
+         * (but 1.0, which the enum admits, is no integer here: §4.1) */
+        mark(&seen, "enum");
+        mark(&seen, "const");
+        out->nullable = outer_null;
+        indent(b, ind);
+        cc_buf_printf(b, "type: integer\n");
+        indent(b, ind);
+        cc_buf_printf(b, "minimum: %.0f\n", lo);
+        indent(b, ind);
+        cc_buf_printf(b, "maximum: %.0f\n", hi);
+        leftovers(c, s, ptr, &seen);
+        return;
+    }
     if ((cJSON_IsArray(en) || co) && (!t || strcmp(t, "string") == 0)) {
         mark(&seen, "enum");
         mark(&seen, "const");
@@ -2014,7 +2209,8 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
         return;
     }
     if (!t && (cJSON_GetObjectItemCaseSensitive(s, "properties") ||
-               cJSON_GetObjectItemCaseSensitive(s, "additionalProperties")))
+               cJSON_GetObjectItemCaseSensitive(s, "additionalProperties") ||
+               cJSON_GetObjectItemCaseSensitive(s, "patternProperties")))
         t = "object";
     if (!t) {
         if (!has_validation(s, &seen) && !out->nullable) {
@@ -2076,7 +2272,18 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
         const cJSON *props = cJSON_GetObjectItemCaseSensitive(s, "properties");
         const cJSON *ap = cJSON_GetObjectItemCaseSensitive(s, "additionalProperties");
         bool has_props = cJSON_IsObject(props) && props->child;
-        if (!has_props && role != R_ROOT && (!ap || cJSON_IsObject(ap) || cJSON_IsTrue(ap)) &&
+        /* one patternProperties pattern and no schema for the other keys:
+         * a map whose key pattern it is (the other keys, free or refused,
+         * are refused); additionalProperties: false alone admits only {} */
+        const cJSON *pp = cJSON_GetObjectItemCaseSensitive(s, "patternProperties");
+        bool pp_map = cJSON_IsObject(pp) && pp->child && !pp->child->next &&
+                      (!ap || cJSON_IsBool(ap)) &&
+                      !cJSON_GetObjectItemCaseSensitive(s, "propertyNames");
+        bool only_empty = !pp && cJSON_IsFalse(ap) &&
+                          !cJSON_GetObjectItemCaseSensitive(s, "minProperties") &&
+                          !cJSON_GetObjectItemCaseSensitive(s, "maxProperties");
+        if (!has_props && role != R_ROOT &&
+            (!ap || cJSON_IsObject(ap) || cJSON_IsTrue(ap) || pp_map || only_empty) &&
             !cJSON_GetObjectItemCaseSensitive(s, "required")) {
             /* a map (§4.12): free keys, one value schema ({} when absent) */
             if (role != R_FIELD) {
@@ -2088,20 +2295,30 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
                 return;
             }
             if (!cJSON_GetObjectItemCaseSensitive(s, "type"))
-                note(c, ptr, "type-implied", "'additionalProperties' without 'type' read as a map "
+                note(c, ptr, "type-implied", "'%s' without 'type' read as a map "
                                              "(a value of another JSON type, which the schema "
-                                             "admits, is now rejected)");
+                                             "admits, is now rejected)",
+                     pp_map ? "patternProperties" : "additionalProperties");
             mark(&seen, "additionalProperties");
             mark(&seen, "properties");
             indent(b, ind);
             cc_buf_puts(b, "type: map\n");
             indent(b, ind);
             cc_buf_puts(b, "values:\n");
-            if (cJSON_IsObject(ap)) {
-                char *p = ptr_child(c, ptr, "additionalProperties");
+            char *ppp = pp_map ? ptr_child(c, ptr, "patternProperties") : NULL;
+            if (pp_map) {
+                mark(&seen, "patternProperties");
+                if (!cJSON_IsFalse(ap))
+                    note(c, ptr, "closed-object", "a key that does not match the patternProperties "
+                                                  "pattern is now rejected (the schema left it free)");
+            }
+            const cJSON *vs = pp_map ? pp->child : only_empty ? NULL : ap;
+            if (cJSON_IsObject(vs) || cJSON_IsBool(vs)) {
+                char *p = pp_map ? ptr_child(c, ppp, pp->child->string)
+                                 : ptr_child(c, ptr, "additionalProperties");
                 vout_t o = {false, false, "-"};
                 cc_buf_t vb = CC_BUF_INIT;
-                value(c, ap, p, &vb, ind + 2, R_ITEMS, &o);
+                value(c, vs, p, &vb, ind + 2, R_ITEMS, &o);
                 if (o.nullable && !o.json) {
                     /* a map's values are never null (§4.12): looser is any value */
                     cannot(c, p, "map values that may be null have no contract form");
@@ -2115,6 +2332,21 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
             } else {
                 indent(b, ind + 2);
                 cc_buf_puts(b, "type: json\n");
+            }
+            if (pp_map) {
+                cJSON *key = cJSON_CreateString(pp->child->string);
+                if (!key || !cJSON_AddItemToArray(c->scratch, key)) {
+                    cJSON_Delete(key);
+                    c->oom = true;
+                } else {
+                    /* a search, like every JSON Schema pattern (§6.2) */
+                    put_pattern(c, b, ind, "key_pattern", key, ppp, pp->child->string);
+                }
+            }
+            free(ppp);
+            if (only_empty) {
+                indent(b, ind);
+                cc_buf_puts(b, "max_entries: 0\n");
             }
             const cJSON *pn = take(s, &seen, "propertyNames");
             if (cJSON_IsObject(pn)) {

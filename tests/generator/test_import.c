@@ -469,11 +469,105 @@ START_TEST(unions_tagged_and_by_json_type)
     ck_assert_int_eq(r.rc, 0);
     ck_assert_int_eq(field_of(&r.model->root, "shape")->value.type, CONTRACTC_TYPE_UNION);
     done(&r);
-    /* branches that overlap are no union a contract has */
-    r = run("{\"type\": \"object\", \"properties\": {\"n\": {\"anyOf\": [{\"type\": "
-            "\"integer\"}, {\"type\": \"number\"}]}}}");
+    /* branches that overlap are no union a contract has (oneOf: an
+     * integer passes both, so only a fraction passes the oneOf) */
+    r = run("{\"type\": \"object\", \"properties\": {\"n\": {\"oneOf\": [{\"type\": "
+            "\"integer\"}, {\"type\": \"number\"}]}, \"o\": {\"anyOf\": [{\"type\": \"object\", "
+            "\"properties\": {\"p\": {\"type\": \"string\"}}}, {\"type\": \"object\", "
+            "\"properties\": {\"q\": {\"type\": \"string\"}}}]}}}");
     ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
-    HAS(r.report, "#/properties/n/anyOf: cannot carry: the branches of anyOf are neither");
+    HAS(r.report, "#/properties/n/oneOf: cannot carry: the branches of oneOf are neither objects "
+                  "with a common const key nor of distinct JSON types: branches 0 and 1 overlap "
+                  "(integer and number)\n");
+    HAS(r.report, "#/properties/o/anyOf: cannot carry: the branches of anyOf are neither objects "
+                  "with a common const key nor of distinct JSON types: branches 0 and 1 are both "
+                  "of type object without a common const key\n");
+    done(&r);
+}
+END_TEST
+
+/* Exact folds of anyOf/oneOf: a branch contained in a bare one of its
+ * type left out (anyOf only, and never one that admits null), branches
+ * that are sets of strings one enum (oneOf: of the strings in exactly one
+ * branch); integers making one run are that integer range. */
+START_TEST(unions_folded_exactly)
+{
+    result_t r = run("{\"type\": \"object\", \"properties\": {"
+                     "\"n\": {\"anyOf\": [{\"type\": \"integer\"}, {\"type\": \"number\"}]},"
+                     "\"s\": {\"anyOf\": [{\"type\": \"string\", \"pattern\": \"^x\"}, "
+                     "{\"type\": \"string\", \"description\": \"any\"}, {\"type\": \"boolean\"}]},"
+                     "\"e\": {\"oneOf\": [{\"enum\": [\"a\", \"b\"]}, {\"const\": \"b\"}, "
+                     "{\"type\": \"string\", \"enum\": [\"c\"]}]},"
+                     "\"u\": {\"anyOf\": [{\"enum\": [\"a\", \"b\"]}, {\"const\": \"b\"}]},"
+                     "\"i\": {\"type\": \"integer\", \"enum\": [3, 2, 4, 3]},"
+                     "\"k\": {\"const\": 7}}}");
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(field_of(&r.model->root, "n")->value.type, CONTRACTC_TYPE_NUMBER);
+    HAS(r.report, "#/properties/n/anyOf/0: union: left out: contained in #/properties/n/anyOf/1, "
+                  "which is any number\n");
+    const cc_field_t *sf = field_of(&r.model->root, "s");
+    ck_assert_int_eq(sf->value.type, CONTRACTC_TYPE_VALUE_UNION);
+    HAS(r.report, "#/properties/s/anyOf/0: union: left out: contained in #/properties/s/anyOf/1");
+    const cc_field_t *e = field_of(&r.model->root, "e");
+    ck_assert_int_eq(e->value.type, CONTRACTC_TYPE_ENUM);
+    ck_assert_uint_eq(e->value.enumeration->count, 2); /* a, c: b is in two branches */
+    ck_assert_str_eq(e->value.enumeration->values[0], "a");
+    ck_assert_str_eq(e->value.enumeration->values[1], "c");
+    ck_assert_uint_eq(field_of(&r.model->root, "u")->value.enumeration->count, 2);
+    const cc_field_t *i = field_of(&r.model->root, "i");
+    ck_assert_int_eq(i->value.type, CONTRACTC_TYPE_INTEGER);
+    ck_assert_int_eq(i->value.minimum, 2);
+    ck_assert_int_eq(i->value.maximum, 4);
+    ck_assert_int_eq(field_of(&r.model->root, "k")->value.minimum, 7);
+    ck_assert_int_eq(field_of(&r.model->root, "k")->value.maximum, 7);
+    done(&r);
+    /* what does not fold: integers with a gap, a string set beside a
+     * null-admitting one, a oneOf whose every string is in two branches */
+    r = run("{\"type\": \"object\", \"properties\": {"
+            "\"g\": {\"type\": \"integer\", \"enum\": [6, 9]},"
+            "\"z\": {\"anyOf\": [{\"type\": \"string\"}, {\"enum\": [\"x\", null]}]},"
+            "\"w\": {\"oneOf\": [{\"const\": \"a\"}, {\"enum\": [\"a\"]}]}}}");
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+    HAS(r.report, "#/properties/g/enum: cannot carry:");
+    HAS(r.report, "#/properties/z/anyOf: cannot carry:");
+    HAS(r.report, "#/properties/w/oneOf: cannot carry: every string of oneOf is in two branches: "
+                  "no string passes\n");
+    done(&r);
+}
+END_TEST
+
+/* patternProperties with one pattern and no properties: a map whose key
+ * pattern it is (a search made whole-string); the keys it left free are
+ * closed, ledgered; additionalProperties: false alone admits only {}. */
+START_TEST(pattern_properties_are_a_map)
+{
+    result_t r = run("{\"type\": \"object\", \"properties\": {"
+                     "\"a\": {\"type\": \"object\", \"patternProperties\": {\"^[a-z]+$\": "
+                     "{\"type\": \"integer\", \"minimum\": 0, \"maximum\": 9}}, "
+                     "\"additionalProperties\": false},"
+                     "\"b\": {\"patternProperties\": {\"x\": {\"type\": \"string\"}}, "
+                     "\"maxProperties\": 3},"
+                     "\"c\": {\"type\": \"object\", \"additionalProperties\": false}}}");
+    ck_assert_int_eq(r.rc, 0);
+    const cc_field_t *a = field_of(&r.model->root, "a");
+    ck_assert_int_eq(a->value.type, CONTRACTC_TYPE_MAP);
+    ck_assert_str_eq(a->value.pattern, "[a-z]+");
+    ck_assert_int_eq(a->value.items->minimum, 0); /* 0, not -0 */
+    HASNT(r.report, "#/properties/a: closed-object");
+    const cc_field_t *b = field_of(&r.model->root, "b");
+    ck_assert_str_eq(b->value.pattern, "[\\s\\S]*x[\\s\\S]*");
+    ck_assert_uint_eq(b->value.max_items, 3);
+    HAS(r.report, "#/properties/b: closed-object: a key that does not match the "
+                  "patternProperties pattern is now rejected (the schema left it free)\n");
+    HAS(r.report, "#/properties/b: type-implied: 'patternProperties' without 'type' read as a map");
+    ck_assert(field_of(&r.model->root, "c")->value.has_max_items);
+    ck_assert_uint_eq(field_of(&r.model->root, "c")->value.max_items, 0);
+    done(&r);
+    /* two patterns, or one beside properties, stay refused */
+    r = run("{\"type\": \"object\", \"properties\": {\"m\": {\"type\": \"object\", "
+            "\"patternProperties\": {\"^a\": {}, \"^b\": {\"type\": \"string\"}}}}}");
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+    HAS(r.report, "#/properties/m/patternProperties: cannot carry:");
     done(&r);
 }
 END_TEST
@@ -746,6 +840,8 @@ int main(void)
     tcase_add_test(tc, formats_become_types_bounds_or_patterns);
     tcase_add_test(tc, formats_outlined_unknown_ignored);
     tcase_add_test(tc, required_keys_beyond_the_properties);
+    tcase_add_test(tc, unions_folded_exactly);
+    tcase_add_test(tc, pattern_properties_are_a_map);
     tcase_add_test(tc, patterns_are_searches_made_whole_string_matches);
     tcase_add_test(tc, refs_become_named_types_and_recursion_is_refused);
     tcase_add_test(tc, nullable_forms);

@@ -109,6 +109,8 @@ def classify(t, res, classes, data, lenient):
                 return "closed-object"
             if kind == "format" and "format-profile" in classes:
                 return "format-profile"
+            if kind == "pattern" and "key pattern" in msg and "closed-object" in classes:
+                return "closed-object"  # a key patternProperties left free
             if kind in ("pattern", "range", "format") and "format-mapped" in classes:
                 return "format-mapped"
             if kind == "pattern" and "pattern-translated" in classes:
