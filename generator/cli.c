@@ -1052,6 +1052,43 @@ static int cmd_toolset(int argc, char **argv, FILE *out, FILE *err)
     return status;
 }
 
+/* How many times import names types again, at most (each time with the
+ * type names the loader found taken added to the ones to avoid). */
+#define IMPORT_MAX_AVOID 16
+
+/* The types whose C names collide with a field's own (naming.c's "...
+ * collides with that of type 'X'"; the field's name comes from the schema's
+ * key and cannot change, the type's is import's choice): appended to avoid
+ * (strdup'd, *n of IMPORT_MAX_AVOID).  False when none is new or there is
+ * no room: the loader's refusal stands. */
+static bool import_avoid_more(const cc_diags_t *d, const char **avoid, size_t *n)
+{
+    static const char marker[] = "collides with that of type '";
+    bool more = false;
+    for (size_t i = 0; i < d->count; i++) {
+        const char *m = d->items[i].message ? strstr(d->items[i].message, marker) : NULL;
+        if (!m)
+            continue;
+        m += sizeof marker - 1;
+        const char *q = strchr(m, '\'');
+        if (!q)
+            continue;
+        bool have = false;
+        for (size_t k = 0; k < *n && !have; k++)
+            have = strlen(avoid[k]) == (size_t)(q - m) && strncmp(avoid[k], m, (size_t)(q - m)) == 0;
+        if (have || *n == IMPORT_MAX_AVOID)
+            continue;
+        char *name = malloc((size_t)(q - m) + 1);
+        if (!name)
+            return false;
+        memcpy(name, m, (size_t)(q - m));
+        name[q - m] = 0;
+        avoid[(*n)++] = name;
+        more = true;
+    }
+    return more;
+}
+
 /* `contractc import SCHEMA.json [--name NAME] [--pointer P] [--lenient]
  * [-o FILE]` (docs/contract-language.md §17): import.c writes the contract
  * and the ledger; the contract is loaded here before it is written, so what
@@ -1060,7 +1097,7 @@ static int cmd_toolset(int argc, char **argv, FILE *out, FILE *err)
 static int cmd_import(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *path = NULL, *output = NULL;
-    cc_import_options_t opt = {NULL, NULL, NULL, false};
+    cc_import_options_t opt = {NULL, NULL, NULL, false, NULL, 0};
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--name") == 0 && i + 1 < argc) {
             opt.name = argv[++i];
@@ -1105,9 +1142,33 @@ static int cmd_import(int argc, char **argv, FILE *out, FILE *err)
     cc_buf_t report = CC_BUF_INIT;
     char *yaml = NULL;
     size_t yaml_len = 0;
-    int rc = cc_import(text, len, &opt, &yaml, &yaml_len, &report);
+    cc_diags_t d;
+    cc_diags_init(&d);
+    cc_contract_t *m = NULL;
+    const char *avoid[IMPORT_MAX_AVOID];
+    opt.avoid = avoid;
+    int rc;
+    for (;;) {
+        rc = cc_import(text, len, &opt, &yaml, &yaml_len, &report);
+        if (rc != CC_IMPORT_OK)
+            break;
+        m = cc_contract_load_buffer("<imported>", yaml, yaml_len, &d);
+        /* a type whose C names a field's own took: named again, once more */
+        if ((m && !d.errors) || !import_avoid_more(&d, avoid, &opt.avoid_count))
+            break;
+        cc_contract_free(m);
+        m = NULL;
+        free(yaml);
+        yaml = NULL;
+        cc_buf_free(&report);
+        cc_diags_free(&d);
+        cc_diags_init(&d);
+    }
     free(text);
     if (rc != CC_IMPORT_OK) {
+        for (size_t i = 0; i < opt.avoid_count; i++)
+            free((char *)avoid[i]);
+        cc_diags_free(&d);
         if (rc == CC_IMPORT_REFUSED)
             fprintf(err, "contractc import: %s is not importable:\n", path);
         else
@@ -1119,9 +1180,8 @@ static int cmd_import(int argc, char **argv, FILE *out, FILE *err)
         cc_buf_free(&report);
         return rc;
     }
-    cc_diags_t d;
-    cc_diags_init(&d);
-    cc_contract_t *m = cc_contract_load_buffer("<imported>", yaml, yaml_len, &d);
+    for (size_t i = 0; i < opt.avoid_count; i++)
+        free((char *)avoid[i]);
     if (!m || d.errors) {
         fprintf(err, "contractc import: the contract made from %s does not load:\n", path);
         cc_diags_print(&d, err);

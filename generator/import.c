@@ -68,6 +68,7 @@ typedef struct ictx {
     int draft;          /* 4, 6, 7, 2019, 2020 */
     bool openapi30;     /* OpenAPI 3.0: `nullable`, boolean exclusive bounds */
     bool openapi;       /* an OpenAPI document (3.0 or 3.1): its formats */
+    const cc_import_options_t *opt; /* the caller's (type names to avoid) */
     bool lenient;
     cc_buf_t *report;
     cc_buf_t ledger;
@@ -562,6 +563,9 @@ static bool type_name_used(const ictx_t *c, const char *n)
 {
     for (size_t i = 0; i < c->type_count; i++)
         if (strcmp(c->types[i].name, n) == 0)
+            return true;
+    for (size_t i = 0; i < c->opt->avoid_count; i++)
+        if (strcmp(c->opt->avoid[i], n) == 0)
             return true;
     return false;
 }
@@ -2750,6 +2754,7 @@ int cc_import(const char *json, size_t len, const cc_import_options_t *opt, char
     c.doc = doc;
     c.report = report;
     c.lenient = opt->lenient;
+    c.opt = opt;
     c.draft = 2020;
     c.scratch = cJSON_CreateArray();
     const char *oa = str_of(doc, "openapi");

@@ -19,6 +19,10 @@ typedef struct cc_import_options {
     const char *pointer;   /* --pointer: a JSON Pointer to the schema ("/a/b") */
     const char *file_name; /* the input's name: a name when there is none */
     bool lenient;          /* --lenient: drop what cannot be carried */
+    /* type names not to give (the loader found their C names taken by a
+     * field's, cli.c); not owned, avoid_count entries */
+    const char *const *avoid;
+    size_t avoid_count;
 } cc_import_options_t;
 
 /* Exit statuses of cc_import (those of `contractc import`). */

@@ -24,7 +24,7 @@ typedef struct result {
 static result_t run_opt(const char *json, const char *name, const char *pointer, bool lenient)
 {
     result_t r = {0, NULL, NULL, NULL};
-    cc_import_options_t opt = {name, pointer, "order.schema.json", lenient};
+    cc_import_options_t opt = {name, pointer, "order.schema.json", lenient, NULL, 0};
     cc_buf_t report = CC_BUF_INIT;
     size_t len = 0;
     r.rc = cc_import(json, strlen(json), &opt, &r.yaml, &len, &report);

@@ -45,7 +45,7 @@ static void round_trip(const char *path)
     bool lossy = has_rules(m) || m->has_source;
     cc_contract_free(m);
 
-    cc_import_options_t opt = {NULL, NULL, path, false};
+    cc_import_options_t opt = {NULL, NULL, path, false, NULL, 0};
     cc_buf_t report = CC_BUF_INIT;
     char *yaml = NULL;
     size_t yaml_len = 0;

@@ -64,6 +64,11 @@ cli)
     expect 0 "^#/properties/e/format: dropped: format ipv6 has no contract form$" ipv6.json --lenient
     expect 0 "^#: closed-object: " pydantic_order.schema.json --name shop_order
     grep -q '^contract: shop_order$' out.txt || fail "--name: $(grep contract: out.txt)"
+    # a $defs name whose C names a field's own enum takes: the type is named
+    # again (kind_2), so what is written loads
+    printf '{"type": "object", "properties": {"kind": {"type": "string", "enum": ["a", "b"]}, "other": {"$ref": "#/$defs/kind"}}, "required": ["kind", "other"], "$defs": {"kind": {"type": "string", "enum": ["x", "y"]}}}' > collide.json
+    expect 0 "^#/[$]defs/kind: named-type: the named type kind_2$" collide.json
+    grep -q '^    type: kind_2$' out.txt || fail "collide.json: $(cat out.txt)"
     printf '{"openapi": "3.1.0", "components": {"schemas": {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}}' > api.json
     expect 2 "name its schema with --pointer" api.json
     expect 0 "^#/components/schemas/Pet: closed-object: " api.json --pointer /components/schemas/Pet
