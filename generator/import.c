@@ -2441,7 +2441,8 @@ static char *member_name(ictx_t *c, const char *key, names_t *taken)
     bool bad = cc_reserved_c_name(stem, CC_C_MEMBER, why, sizeof why) ||
                cc_has_runtime_prefix(stem) ||
                (stem[0] == '_' && (stem[1] == '_' || (stem[1] >= 'A' && stem[1] <= 'Z'))) ||
-               names_has(taken, stem);
+               /* "_": its companions _len and _count would be __len, __count */
+               strcmp(stem, "_") == 0 || names_has(taken, stem);
     if (!bad) {
         names_add(c, taken, stem);
         return NULL;

@@ -723,7 +723,7 @@ START_TEST(c_names_keep_derived_names_apart)
     result_t r = run("{\"type\": \"object\", \"properties\": {"
                      "\"first-name\": {\"type\": \"string\"}, \"first_name\": {\"type\": \"string\"},"
                      "\"stdin\": {\"type\": \"string\"}, \"__utma\": {\"type\": \"string\"},"
-                     "\"contractCode\": {\"type\": \"string\"},"
+                     "\"contractCode\": {\"type\": \"string\"}, \"_\": {\"type\": \"string\"},"
                      "\"state\": {\"enum\": [\"none\", \"Unknown\", \"UNKNOWN\", \"\", \"a-b\", "
                      "\"a_b\", \"ok\", \"ok\"]}}}");
     ck_assert_int_eq(r.rc, 0);
@@ -732,6 +732,8 @@ START_TEST(c_names_keep_derived_names_apart)
     ck_assert_str_eq(field_of(&r.model->root, "stdin")->c_name, "f_stdin");
     ck_assert_str_eq(field_of(&r.model->root, "__utma")->c_name, "f__utma");
     ck_assert_str_eq(field_of(&r.model->root, "contractCode")->c_name, "f_ode");
+    /* "_" itself is fine, but its length member would be __len (reserved) */
+    ck_assert_str_eq(field_of(&r.model->root, "_")->c_name, "f_");
     HAS(r.yaml, "- {value: 'none', c_name: VALUE_1}\n");
     HAS(r.yaml, "- {value: 'UNKNOWN', c_name: VALUE_3}\n");
     HAS(r.yaml, "- {value: '', c_name: VALUE_4}\n");
