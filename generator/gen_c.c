@@ -152,6 +152,7 @@ static void value_c_type(cc_buf_t *b, const cc_value_t *v)
     case CONTRACTC_TYPE_DATETIME: cc_buf_puts(b, "contractc_datetime_t"); break;
     case CONTRACTC_TYPE_OBJECT: cc_buf_puts(b, v->object->c_type); break;
     case CONTRACTC_TYPE_ARRAY:
+    case CONTRACTC_TYPE_MAP: /* an item or a map's value: the struct of one list or map */
         cc_buf_puts(b, v->c_list_type ? v->c_list_type : "void");
         break;
     case CONTRACTC_TYPE_UNION: cc_buf_puts(b, v->c_union_type); break;
@@ -344,6 +345,13 @@ static void emit_value_types(emit_t *e, const cc_value_t *v)
                       (int)(n > 2 ? n - 2 : n), v->c_entry_type);
         item_c_type(&e->types, v->items);
         cc_buf_printf(&e->types, " value;\n} %s;\n", v->c_entry_type);
+        if (v->c_list_type) {
+            /* a map that is an array's item or a map's value: one map */
+            size_t m = strlen(v->c_list_type);
+            cc_buf_printf(&e->types, "\n/* One map that is an item or a value: its entries, in reply order. */\n"
+                                     "typedef struct %.*s {\n    %s *entries;\n    size_t count;\n} %s;\n",
+                          (int)(m > 2 ? m - 2 : m), v->c_list_type, v->c_entry_type, v->c_list_type);
+        }
     } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items) {
         emit_value_types(e, v->items);
         if (v->items->c_item_type) {

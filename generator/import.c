@@ -2290,10 +2290,9 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
             (!ap || cJSON_IsObject(ap) || cJSON_IsTrue(ap) || pp_map || only_empty) &&
             !cJSON_GetObjectItemCaseSensitive(s, "required")) {
             /* a map (§4.12): free keys, one value schema ({} when absent) */
-            if (role != R_FIELD) {
-                cannot(c, ptr, "an object of free keys (a map) is a contract type only for a "
-                               "field, not for %s", role == R_ITEMS ? "array items or map values"
-                                                                    : "an alternative of a union");
+            if (role == R_ALT) {
+                cannot(c, ptr, "an object of free keys (a map) as an alternative of a union is "
+                               "not built yet (§4.13)");
                 json_in_place(s, b, ind, out, &seen);
                 leftovers(c, s, ptr, &seen);
                 return;

@@ -613,6 +613,20 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
                             "rename the field or the contract");
             list_add(&N->types, cc_strdup(v->items->c_list_type), what, NULL, at, false);
         }
+        if (v->items->type == CONTRACTC_TYPE_MAP && !v->items->c_list_type) {
+            /* a map as the items (docs/contract-language.md §4.12): one map is
+             * NAME_F_map_t { NAME_F_entry_t *entries; size_t count; } */
+            v->items->c_list_type = fmt("%s_map_t", base);
+            char *what = v->items->c_list_type ? fmt("the maps of %s[]", path) : NULL;
+            if (!what) {
+                free(p);
+                N->oom = true;
+                return;
+            }
+            refuse_reserved(N, v->items->c_list_type, CC_C_ORDINARY, what, at,
+                            "rename the field or the contract");
+            list_add(&N->types, cc_strdup(v->items->c_list_type), what, NULL, at, false);
+        }
         if (v->items->nullable && !v->items->c_item_type) {
             /* One item that may be null (docs/contract-language.md §4.6):
              * NAME_F_item_t { bool has_value; T value; }. */
@@ -635,9 +649,39 @@ static void name_value(namer_t *N, cc_value_t *v, const char *base, const char *
     if (v->type == CONTRACTC_TYPE_MAP && v->items) {
         /* docs/contract-language.md §4.12: one entry is NAME_F_entry_t; an
          * inline object or enum of the values is named as an array's
-         * items are (NAME_F_t), its fields' paths below "F.*". */
+         * items are (NAME_F_t), its fields' paths below "F.*".  A map as
+         * the values is named from NAME_F_value: NAME_F_value_map_t and
+         * NAME_F_value_entry_t. */
         char *p = fmt("%s.*", path);
         v->c_entry_type = fmt("%s_entry_t", base);
+        if (v->items->type == CONTRACTC_TYPE_MAP && !v->items->c_list_type) {
+            char *vb = fmt("%s_value", base);
+            v->items->c_list_type = vb ? fmt("%s_map_t", vb) : NULL;
+            char *what = v->items->c_list_type ? fmt("the maps of %s.*", path) : NULL;
+            if (!what) {
+                free(vb);
+                free(p);
+                N->oom = true;
+                return;
+            }
+            refuse_reserved(N, v->items->c_list_type, CC_C_ORDINARY, what, at,
+                            "rename the field or the contract");
+            list_add(&N->types, cc_strdup(v->items->c_list_type), what, NULL, at, false);
+            char *ew = p && v->c_entry_type ? fmt("the entries of %s", path) : NULL;
+            if (!ew) {
+                free(vb);
+                free(p);
+                N->oom = true;
+                return;
+            }
+            refuse_reserved(N, v->c_entry_type, CC_C_ORDINARY, ew, at,
+                            "rename the field or the contract");
+            list_add(&N->types, cc_strdup(v->c_entry_type), ew, NULL, at, false); /* owns ew */
+            name_value(N, v->items, vb, type_name, p, at);
+            free(vb);
+            free(p);
+            return;
+        }
         char *what = p && v->c_entry_type ? fmt("the entries of %s", path) : NULL;
         if (!what) {
             free(p);

@@ -1662,14 +1662,6 @@ static void load_value(loader_t *L, const ynode_t *map, cc_value_t *v, cc_field_
             v->nullable = false;
     }
 
-    if (v->type == CONTRACTC_TYPE_MAP && !f && !w->alternative) {
-        cc_error(L->d, L->path, v->mark,
-                 "a map is valid as the type of a field only, not %s; make the %s an object "
-                 "type with the map as its field", in_what,
-                 w->map_values ? "map's values" : "array's items");
-        v->type = (contractc_type_t)0;
-    }
-
     switch (v->type) {
     case CONTRACTC_TYPE_STRING:
         if (slot[FK_MIN_LENGTH] && get_count(L, slot[FK_MIN_LENGTH], "min_length", &v->min_length))

@@ -220,7 +220,7 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
             }
             size_t item_aux = 0;
             if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
-                iv->type == CONTRACTC_TYPE_JSON)
+                iv->type == CONTRACTC_TYPE_JSON || iv->type == CONTRACTC_TYPE_MAP)
                 memcpy(&item_aux, item + sizeof(void *), sizeof item_aux);
             put_value(o, iv, item, item_aux);
         }
@@ -244,7 +244,7 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
             put_json_string(o, key, key_len);
             put(o, ":", 1);
             if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
-                iv->type == CONTRACTC_TYPE_JSON)
+                iv->type == CONTRACTC_TYPE_JSON || iv->type == CONTRACTC_TYPE_MAP)
                 memcpy(&value_aux, e + voff + sizeof(void *), sizeof value_aux);
             put_value(o, iv, e + voff, value_aux);
         }

@@ -973,7 +973,7 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
             /* A string or an array item is a pointer and its size_t. */
             cc_slot_t s = {at, voff,
                            iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
-                                   iv->type == CONTRACTC_TYPE_JSON
+                                   iv->type == CONTRACTC_TYPE_JSON || iv->type == CONTRACTC_TYPE_MAP
                                ? voff + (uint32_t)sizeof(void *)
                                : CONTRACTC_ABSENT,
                            has_off};
@@ -1199,7 +1199,7 @@ CC_NOINLINE static int read_map(cc_parse_t *c, const contractc_value_t *v, const
                 /* A string or an array value is a pointer and its size_t. */
                 cc_slot_t s = {at + voff, 0,
                                iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
-                                       iv->type == CONTRACTC_TYPE_JSON
+                                       iv->type == CONTRACTC_TYPE_JSON || iv->type == CONTRACTC_TYPE_MAP
                                    ? (uint32_t)sizeof(void *)
                                    : CONTRACTC_ABSENT,
                                CONTRACTC_ABSENT};
@@ -2684,7 +2684,7 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
     } else if (v->type == CONTRACTC_TYPE_ARRAY && v->items &&
                (v->items->type == CONTRACTC_TYPE_OBJECT || v->items->type == CONTRACTC_TYPE_ARRAY ||
                 v->items->type == CONTRACTC_TYPE_UNION ||
-                v->items->type == CONTRACTC_TYPE_VALUE_UNION)) {
+                v->items->type == CONTRACTC_TYPE_VALUE_UNION || v->items->type == CONTRACTC_TYPE_MAP)) {
         const unsigned char *items;
         size_t count;
         memcpy(&items, at, sizeof items);
@@ -2697,7 +2697,9 @@ static void run_checks_value(cc_parse_t *c, const contractc_value_t *v, const un
         }
         step_leave(c, &step);
     } else if (v->type == CONTRACTC_TYPE_MAP && v->items &&
-               v->items->type == CONTRACTC_TYPE_OBJECT) {
+               (v->items->type == CONTRACTC_TYPE_OBJECT || v->items->type == CONTRACTC_TYPE_ARRAY ||
+                v->items->type == CONTRACTC_TYPE_UNION ||
+                v->items->type == CONTRACTC_TYPE_VALUE_UNION || v->items->type == CONTRACTC_TYPE_MAP)) {
         const unsigned char *entries;
         size_t count;
         memcpy(&entries, at, sizeof entries);
