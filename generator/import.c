@@ -967,6 +967,14 @@ static const format_map_t *format_map(const ictx_t *c, const char *f)
 /* A format that is no format of the schema's draft: ignored, ledgered. */
 static bool format_unknown(ictx_t *c, const char *f, const char *ptr, seen_t *seen)
 {
+    if (c->openapi && (strcmp(f, "password") == 0 || strcmp(f, "binary") == 0)) {
+        /* OpenAPI's hints: a field to mask, a file's octets; any string */
+        mark(seen, "format");
+        char *p = ptr_child(c, ptr, "format");
+        note(c, p, "ignored", "format %s is OpenAPI's hint: no validation meaning", f);
+        free(p);
+        return true;
+    }
     if (format_defined(c, f))
         return false;
     mark(seen, "format");
@@ -1841,12 +1849,53 @@ static const cJSON *merge_of(ictx_t *c, const cJSON *s, const char *ptr)
             }
         }
     }
+    /* A part that closes its object (additionalProperties: false) admits
+     * only the keys it names, whatever the other parts say: a key another
+     * part requires and it does not name means no object passes; one
+     * another part names optionally can never be given, so it is left
+     * out (exact).  With patternProperties beside, not decided here. */
+    cJSON *mp = cJSON_GetObjectItemCaseSensitive(m, "properties");
+    const cJSON *mr = cJSON_GetObjectItemCaseSensitive(m, "required");
+    const char *how = cJSON_IsArray(all) ? "allOf" : "$ref with keywords beside it";
+    for (size_t i = 0; i < n; i++) {
+        if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(parts[i], "additionalProperties")))
+            continue;
+        const cJSON *own_props = cJSON_GetObjectItemCaseSensitive(parts[i], "properties");
+        if (cJSON_GetObjectItemCaseSensitive(parts[i], "patternProperties")) {
+            cannot(c, ptr, "%s: a part closed by additionalProperties: false beside "
+                           "patternProperties is not merged", how);
+            return NULL;
+        }
+        for (const cJSON *r = cJSON_IsArray(mr) ? mr->child : NULL; r; r = r->next)
+            if (cJSON_IsString(r) && !cJSON_GetObjectItemCaseSensitive(own_props, r->valuestring)) {
+                cannot(c, ptr, "%s: key '%s' is required, but a part closed by "
+                               "additionalProperties: false does not name it (no object passes)",
+                       how, r->valuestring);
+                return NULL;
+            }
+        for (cJSON *q = cJSON_IsObject(mp) ? mp->child : NULL; q;) {
+            cJSON *next = q->next;
+            if (!cJSON_GetObjectItemCaseSensitive(own_props, q->string)) {
+                char *pp = ptr_child(c, ptr, "properties");
+                char *qp = pp ? ptr_child(c, pp, q->string) : NULL;
+                free(pp);
+                note(c, qp, "named-type", "left out: a part closed by additionalProperties: "
+                                          "false does not name it, so it can never be given");
+                free(qp);
+                cJSON_Delete(cJSON_DetachItemViaPointer(mp, q));
+            }
+            q = next;
+        }
+    }
     if (cJSON_IsArray(all)) {
         char *p = ptr_child(c, ptr, "allOf");
         note(c, p, "named-type", "allOf of %zu schemas merged into one", n - 1);
         free(p);
     } else {
-        note(c, ptr, "named-type", "$ref merged with the keywords beside it");
+        note(c, ptr, "named-type", "$ref merged with the keywords beside it%s",
+             c->draft <= 7 ? " (draft 07 and earlier ignore them: the contract applies them too, "
+                             "so it is stricter)"
+                           : "");
     }
     return m;
 }
@@ -2208,6 +2257,14 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
             bool listed = false;
             enum_values(c, en, ptr, b, ind, &listed);
             out->nullable = outer_null || (listed && type_null);
+            if (type_null && ty && !listed && !outer_null) {
+                /* a null the type admits, which the enum does not list */
+                char *p = ptr_child(c, ptr, c->openapi30 && cJSON_IsTrue(nl) ? "nullable" : "type");
+                note(c, p, "ignored", "null is admitted by %s but not listed by the enum, so null "
+                                      "still fails (both must pass): not nullable",
+                     c->openapi30 && cJSON_IsTrue(nl) ? "nullable: true" : "the type");
+                free(p);
+            }
         }
         leftovers(c, s, ptr, &seen);
         return;
@@ -2507,7 +2564,7 @@ static bool object_fields(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *
     const cJSON *props = take(s, seen, "properties");
     const cJSON *req = take(s, seen, "required");
     const cJSON *ap = take(s, seen, "additionalProperties");
-    if (!ap || cJSON_IsTrue(ap)) {
+    if (!ap || cJSON_IsTrue(ap) || (cJSON_IsObject(ap) && !ap->child)) { /* {} is true */
         note(c, ptr, "closed-object", "open object closed (additional keys are now rejected)");
     } else if (!cJSON_IsFalse(ap)) {
         char *p = ptr_child(c, ptr, "additionalProperties");
@@ -2553,7 +2610,13 @@ static bool object_fields(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *
         bool required = false;
         for (const cJSON *r = cJSON_IsArray(req) ? req->child : NULL; r; r = r->next)
             required = required || (cJSON_IsString(r) && strcmp(r->valuestring, p->string) == 0);
-        if (p->string[0] == 0) {
+        if (cJSON_IsFalse(p) && required) {
+            cannot(c, pp, "key '%s' is required and its schema is false (no object passes)",
+                   p->string);
+        } else if (cJSON_IsFalse(p)) {
+            /* the key may not be given: in a closed object, exactly that */
+            note(c, pp, "named-type", "left out: its schema is false, so it can never be given");
+        } else if (p->string[0] == 0) {
             cannot(c, pp, "the empty key has no contract form");
         } else {
             char *c_name = member_name(c, p->string, &members);
@@ -2681,6 +2744,10 @@ static char *contract_name(const cJSON *root, const cc_import_options_t *opt, ui
     const char *title = str_of(root, "title");
     if (title && !cc_is_blank(title))
         return snake_name(title);
+    /* --pointer /components/schemas/Refund: the schema's own name */
+    const char *tail = opt->pointer ? strrchr(opt->pointer, '/') : NULL;
+    if (tail && tail[1] && !strchr(tail + 1, '~'))
+        return snake_name(tail + 1);
     const char *f = opt->file_name ? opt->file_name : "imported";
     const char *slash = strrchr(f, '/');
     char *base = cc_strdup(slash ? slash + 1 : f);

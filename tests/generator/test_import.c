@@ -841,6 +841,58 @@ START_TEST(maps_as_items_and_values_but_never_of_nulls)
 }
 END_TEST
 
+/* From a new user's trial: a part of an allOf (or a $ref's target) closed
+ * by additionalProperties: false admits only its own keys; a property whose
+ * schema is false can never be given; additionalProperties: {} is true;
+ * nullable beside an enum without null still fails; --pointer names it. */
+START_TEST(closed_parts_false_properties_and_openapi_nullable)
+{
+    static const char defs[] = "\"$defs\": {\"A\": {\"type\": \"object\", \"properties\": "
+                               "{\"a\": {\"type\": \"string\"}}, \"required\": [\"a\"], "
+                               "\"additionalProperties\": false}}";
+    char json[1024];
+    snprintf(json, sizeof json, "{\"type\": \"object\", \"properties\": {\"ab\": {\"allOf\": "
+             "[{\"$ref\": \"#/$defs/A\"}, {\"properties\": {\"b\": {\"type\": \"string\"}}, "
+             "\"required\": [\"b\"]}]}}, %s}", defs);
+    result_t r = run(json);
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+    HAS(r.report, "#/properties/ab: cannot carry: allOf: key 'b' is required, but a part closed "
+                  "by additionalProperties: false does not name it (no object passes)\n");
+    done(&r);
+    snprintf(json, sizeof json, "{\"type\": \"object\", \"properties\": {\"ab\": {\"allOf\": "
+             "[{\"$ref\": \"#/$defs/A\"}, {\"properties\": {\"c\": {\"type\": \"string\"}}}]},"
+             "\"x\": false, \"o\": {\"type\": \"object\", \"properties\": {\"p\": {\"type\": "
+             "\"string\"}}, \"additionalProperties\": {}}}, %s}", defs);
+    r = run(json);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_uint_eq(field_of(&r.model->root, "ab")->value.object->field_count, 1);
+    HAS(r.report, "#/properties/ab/properties/c: named-type: left out: a part closed by "
+                  "additionalProperties: false does not name it, so it can never be given\n");
+    ck_assert_uint_eq(r.model->root.field_count, 2); /* ab and o: x may never be given */
+    HAS(r.report, "#/properties/x: named-type: left out: its schema is false");
+    HAS(r.report, "#/properties/o: closed-object:");
+    done(&r);
+    r = run("{\"type\": \"object\", \"properties\": {\"x\": false}, \"required\": [\"x\"]}");
+    ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
+    HAS(r.report, "#/properties/x: cannot carry: key 'x' is required and its schema is false "
+                  "(no object passes)\n");
+    done(&r);
+    r = run_opt("{\"openapi\": \"3.0.3\", \"components\": {\"schemas\": {\"Refund\": {"
+                "\"type\": \"object\", \"properties\": {\"reason\": {\"type\": \"string\", "
+                "\"enum\": [\"late\", \"damaged\"], \"nullable\": true}, \"pw\": {\"type\": "
+                "\"string\", \"format\": \"password\"}}}}}}",
+                NULL, "/components/schemas/Refund", false);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert(!field_of(&r.model->root, "reason")->nullable);
+    HAS(r.report, "#/components/schemas/Refund/properties/reason/nullable: ignored: null is "
+                  "admitted by nullable: true but not listed by the enum, so null still fails");
+    HAS(r.report, "#/components/schemas/Refund/properties/pw/format: ignored: format password is "
+                  "OpenAPI's hint: no validation meaning\n");
+    ck_assert_str_eq(r.model->name, "refund");
+    done(&r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("import");
@@ -855,6 +907,7 @@ int main(void)
     tcase_add_test(tc, required_keys_beyond_the_properties);
     tcase_add_test(tc, unions_folded_exactly);
     tcase_add_test(tc, pattern_properties_are_a_map);
+    tcase_add_test(tc, closed_parts_false_properties_and_openapi_nullable);
     tcase_add_test(tc, patterns_are_searches_made_whole_string_matches);
     tcase_add_test(tc, refs_become_named_types_and_recursion_is_refused);
     tcase_add_test(tc, nullable_forms);
