@@ -369,9 +369,10 @@ size_t contractc_stream_dead_at(const contractc_stream_t *s);
  * contractc_record_free; problems: an initialised list, appended to),
  * with one difference: when the bytes fed end inside a value after a
  * problem was found (the caller stopped at DEAD), the problems are the
- * ones found before the end, not a `syntax` problem for the end it cut
- * off (§18).  May be called more than once, and feeding may go on between
- * calls.  Returns CONTRACTC_OK, CONTRACTC_REJECTED, CONTRACTC_ENOMEM (also
+ * ones found before the end, not a problem for the end it cut off
+ * (§18).  Runs a check a feed put off (contractc_stream_dead_at may then
+ * say DEAD).  May be called more than once, and feeding may go on
+ * between calls.  Returns CONTRACTC_OK, CONTRACTC_REJECTED, CONTRACTC_ENOMEM (also
  * after a feed said ERROR) or CONTRACTC_EINVAL (NULL arguments; then
  * problems->error says why).
  */
