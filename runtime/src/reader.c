@@ -793,6 +793,12 @@ static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
 {
     msg_t m = MSG_INIT;
     size_t line, column;
+    if (!r->failed && at_open_end(r, r->end)) {
+        /* Prefix mode: no problem, so no message (its line and column
+         * would cost a pass over the text so far). */
+        r->ended_in_string = true;
+        return fail_ended(r);
+    }
     cc_reader_line_column(r, offset_of(r, open), &line, &column);
     msg_str(&m, r->fenced ? "the fenced text ends inside a string"
                           : "the reply ends inside a string");
@@ -801,8 +807,6 @@ static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
     msg_str(&m, ", column ");
     msg_uint(&m, column);
     msg_str(&m, ")");
-    if (!r->failed && at_open_end(r, r->end))
-        r->ended_in_string = true;
     return fail_msg(r, CONTRACTC_KIND_SYNTAX, r->end, &m);
 }
 

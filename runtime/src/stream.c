@@ -211,7 +211,10 @@ contractc_stream_state_t contractc_stream_feed(contractc_stream_t *s, const char
         return s->state; /* every continuation of a dead prefix is dead */
     lex(s, (const unsigned char *)bytes, len);
     const size_t before = s->checked, fresh = s->len - before;
-    if (unchanged_by(s, (const unsigned char *)s->buf + before, fresh)) {
+    /* Only the new bytes are looked at: when older ones are not checked
+     * yet, they did not leave the verdict as it was (else `checked` would
+     * have moved past them), and a check is due anyway. */
+    if (fresh == len && unchanged_by(s, (const unsigned char *)bytes, len)) {
         s->checked = s->len;
         return s->state;
     }
