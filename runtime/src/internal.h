@@ -211,8 +211,16 @@ CC_PRIVATE void cc_problems_truncate(contractc_problems_t *problems, size_t keep
 
 /* ---- validate.c, for stream.c ---------------------------------------- */
 
-/* What cc_parse_prefix found besides its status. */
+/* What cc_parse_prefix found besides its status; `item` and `item_user`
+ * are set by the caller. */
 typedef struct cc_prefix_result {
+    /* NULL, or called for each item of an array field of the root object
+     * once the item closed and passed its checks, while no problem was
+     * found before it (docs/contract-language.md §18): the field, the
+     * item's index, the item as stored in the record (valid during the
+     * call only). */
+    void (*item)(void *user, const contractc_field_t *field, size_t index, const void *at);
+    void *item_user;
     bool ended;           /* the text ran out inside a value (or before
                              one): the status is CONTRACTC_REJECTED, and the
                              list holds the problems found before, `found`

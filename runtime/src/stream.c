@@ -38,6 +38,8 @@
 /* Bytes of a reply within which every feed that may change the verdict is
  * checked (the file's comment). */
 #define CC_STREAM_EAGER ((size_t)4096)
+/* Bytes of an item's path ("$.line_items"; a longer key is cut). */
+#define CC_ITEM_PATH_MAX 512
 
 struct contractc_stream {
     const contractc_contract_t *contract;
@@ -60,6 +62,12 @@ struct contractc_stream {
      * off); never a verdict. */
     uint32_t depth;
     bool lex_string, lex_escape, root_closed;
+    /* The item callback (contractc_stream_on_item) and, per field of the
+     * root, how many of its items were handed over. */
+    contractc_item_fn item_fn;
+    void *item_user;
+    size_t *delivered;        /* root->field_count, or NULL */
+    bool bisecting;           /* no items from the bisection's checks */
 };
 
 contractc_stream_t *contractc_stream_new(const contractc_contract_t *contract,
@@ -101,11 +109,35 @@ contractc_stream_t *contractc_stream_new(const contractc_contract_t *contract,
     return s;
 }
 
+/* cc_parse_prefix's item hook: each item once, in order (every check
+ * reads the reply from its start, so it meets the items handed over
+ * before again). */
+static void item_hook(void *user, const contractc_field_t *field, size_t index, const void *at)
+{
+    contractc_stream_t *s = user;
+    const size_t fi = (size_t)(field - s->contract->root->fields);
+    if (s->bisecting || fi >= s->contract->root->field_count || index != s->delivered[fi])
+        return;
+    s->delivered[fi]++;
+    char path[CC_ITEM_PATH_MAX];
+    size_t n = strlen(field->path_segment);
+    if (n > sizeof path - 2)
+        n = sizeof path - 2;
+    path[0] = '$';
+    memcpy(path + 1, field->path_segment, n);
+    path[n + 1] = '\0';
+    s->item_fn(s->item_user, path, index, at);
+}
+
 /* The verdict on buf[0..n), by the interpreter in prefix mode. */
 static contractc_stream_state_t check_prefix(contractc_stream_t *s, size_t n)
 {
     cc_prefix_result_t res;
     memset(&res, 0, sizeof res);
+    if (s->item_fn) {
+        res.item = item_hook;
+        res.item_user = s;
+    }
     contractc_problems_clear(&s->problems);
     contractc_status_t st = cc_parse_prefix(s->contract, s->buf, n, s->source, s->source_len,
                                             &s->options, s->scratch, &s->problems, &res);
@@ -233,19 +265,39 @@ static contractc_stream_state_t settle(contractc_stream_t *s)
         /* The first dead byte is in buf[before..len): the shortest dead
          * prefix is longer than `lo` and at most `hi` bytes. */
         size_t lo = before, hi = s->len;
+        s->bisecting = true;
         while (hi - lo > 1) {
             size_t mid = lo + (hi - lo) / 2;
             contractc_stream_state_t m = check_prefix(s, mid);
-            if (m == CONTRACTC_STREAM_ERROR)
+            if (m == CONTRACTC_STREAM_ERROR) {
+                s->bisecting = false;
                 return s->state = CONTRACTC_STREAM_ERROR;
+            }
             if (m == CONTRACTC_STREAM_DEAD)
                 hi = mid;
             else
                 lo = mid;
         }
+        s->bisecting = false;
         s->dead_at = hi - 1;
     }
     return s->state = st;
+}
+
+bool contractc_stream_on_item(contractc_stream_t *s, contractc_item_fn fn, void *user)
+{
+    if (!s || s->len)
+        return false;
+    if (fn && !s->delivered) {
+        const size_t n = s->contract->root->field_count ? s->contract->root->field_count : 1;
+        s->delivered = cc_alloc(s->allocator, n * sizeof *s->delivered);
+        if (!s->delivered)
+            return false;
+        memset(s->delivered, 0, n * sizeof *s->delivered);
+    }
+    s->item_fn = fn;
+    s->item_user = user;
+    return true;
 }
 
 size_t contractc_stream_dead_at(const contractc_stream_t *s)
@@ -298,6 +350,9 @@ void contractc_stream_free(contractc_stream_t *s)
         return;
     const contractc_allocator_t *a = s->allocator;
     contractc_problems_clear(&s->problems);
+    if (s->delivered)
+        cc_free(a, s->delivered, (s->contract->root->field_count ? s->contract->root->field_count : 1) *
+                                     sizeof *s->delivered);
     cc_free(a, s->buf, s->cap);
     cc_free(a, s->scratch, s->contract->root->size ? s->contract->root->size : 1);
     cc_free(a, s, sizeof *s);

@@ -71,6 +71,10 @@ typedef struct cc_parse {
     bool oom;
     bool checks_seen; /* an object read has a `check` rule (run_rules) */
     const struct cc_step *at; /* the value being read; NULL: the root "$" */
+    /* A stream's item hook (cc_prefix_result_t.item), NULL in
+     * contractc_parse. */
+    void (*item)(void *user, const contractc_field_t *field, size_t index, const void *at);
+    void *item_user;
     /* The buffers a message (cc_msg_t) starts in, so that a typical problem
      * allocates only its copy in the list.  One message is built at a
      * time; msg_busy makes a nested one fall back to the heap. */
@@ -998,6 +1002,10 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
                 return V_FAIL;
             if (r == V_BAD)
                 result = V_BAD;
+            /* A stream's item of a root field, closed and clean (§18). */
+            if (c->item && r == V_OK && c->found == 0 && count < keep && step.up &&
+                step.up->kind == STEP_FIELD && !step.up->up)
+                c->item(c->item_user, step.up->field, count, at);
             count++;
             if (count == (size_t)-1)
                 return V_FAIL;
@@ -2841,6 +2849,8 @@ static CC_INLINE contractc_status_t parse_reply(const contractc_contract_t *cont
     c->oom = false;
     c->checks_seen = false;
     c->at = NULL;
+    c->item = prefix ? prefix->item : NULL;
+    c->item_user = prefix ? prefix->item_user : NULL;
     c->tagged_open = NULL; /* tagged and tag_skipped are read only under it */
     c->msg_busy = false;
     c->keys = NULL;

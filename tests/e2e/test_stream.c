@@ -36,6 +36,7 @@
 
 #include "corpus.h"
 #include "generator.h"
+#include "invoice.h"
 #include "refund_request.h"
 #include "tables.h"
 
@@ -567,12 +568,102 @@ START_TEST(the_typed_stream_of_a_generated_parser)
 }
 END_TEST
 
+/* What the item callback saw. */
+typedef struct seen_items {
+    size_t count, fed, last_index, arrived_at[256];
+    bool in_order, path_ok, amounts_ok;
+} seen_items_t;
+
+static size_t g_fed; /* bytes fed so far, for the callback */
+
+static void on_item(void *user, const char *path, size_t index, const void *item)
+{
+    seen_items_t *seen = user;
+    const invoice_line_item_t *li = item;
+    seen->in_order = seen->in_order && index == seen->count;
+    seen->path_ok = seen->path_ok && strcmp(path, "$.line_items") == 0;
+    char want[32];
+    snprintf(want, sizeof want, "line %zu", index);
+    seen->amounts_ok = seen->amounts_ok && li->amount_cents == (int64_t)index &&
+                       strcmp(li->description, want) == 0;
+    if (seen->count < 256)
+        seen->arrived_at[seen->count] = g_fed;
+    seen->count++;
+}
+
+/* An invoice of 200 line items ("line K", K cents), item `bad` (if below
+ * 200) with a negative amount. */
+static char *invoice_reply(size_t bad, size_t *len)
+{
+    cc_buf_t b = CC_BUF_INIT;
+    char item[96];
+    cc_buf_puts(&b, "{\"vendor_name\": \"Kestrel Office Supply\", \"invoice_total_cents\": 19900, "
+                    "\"line_items\": [");
+    for (size_t k = 0; k < 200; k++) {
+        snprintf(item, sizeof item, "%s{\"description\": \"line %zu\", \"amount_cents\": %s%zu}",
+                 k ? ", " : "", k, k == bad ? "-" : "", k);
+        cc_buf_puts(&b, item);
+    }
+    cc_buf_puts(&b, "]}");
+    return cc_buf_take(&b, len);
+}
+
+START_TEST(items_of_a_200_item_invoice_arrive_as_they_close)
+{
+    for (int bad_run = 0; bad_run < 2; bad_run++) {
+        size_t len;
+        char *reply = invoice_reply(bad_run ? 50 : 1000, &len);
+        contractc_stream_t *s = contractc_stream_new(&invoice_contract, NULL, 0, NULL);
+        seen_items_t seen = {0, 0, 0, {0}, true, true, true};
+        ck_assert(contractc_stream_on_item(s, on_item, &seen));
+        contractc_stream_state_t st = CONTRACTC_STREAM_VIABLE;
+        for (g_fed = 0; g_fed < len;) {
+            size_t n = len - g_fed < 64 ? len - g_fed : 64;
+            g_fed += n;
+            st = contractc_stream_feed(s, reply + g_fed - n, n);
+        }
+        ck_assert(!contractc_stream_on_item(s, NULL, NULL)); /* only before the first feed */
+        invoice_t rec;
+        contractc_problems_t p;
+        contractc_problems_init(&p);
+        contractc_status_t rc = invoice_stream_finish(s, &rec, &p);
+        ck_assert(seen.in_order && seen.path_ok && seen.amounts_ok);
+        if (!bad_run) {
+            ck_assert_int_eq(rc, CONTRACTC_OK);
+            ck_assert_int_eq(st, CONTRACTC_STREAM_COMPLETE);
+            ck_assert_uint_eq(seen.count, 200);
+            /* Each item before the reply ended: the first within the
+             * first tenth, and every one before the last chunk but the
+             * last few (a check past 4 KiB waits for an eighth more). */
+            ck_assert_uint_lt(seen.arrived_at[0], len / 10);
+            size_t early = 0;
+            for (size_t k = 0; k < 200; k++)
+                early += seen.arrived_at[k] < len;
+            ck_assert_uint_ge(early, 150);
+            printf("200-item invoice (%zu bytes, 64-byte chunks): item 0 arrived after %zu bytes, item 100 "
+                   "after %zu, item 199 after %zu; %zu of 200 before the last chunk\n",
+                   len, seen.arrived_at[0], seen.arrived_at[100], seen.arrived_at[199], early);
+            invoice_free(&rec);
+        } else {
+            ck_assert_int_eq(rc, CONTRACTC_REJECTED);
+            ck_assert_int_eq(st, CONTRACTC_STREAM_DEAD);
+            ck_assert_uint_eq(seen.count, 50); /* items 0..49; none from the bad one on */
+            ck_assert_str_eq(contractc_problems_at(&p, 0)->path, "$.line_items[50].amount_cents");
+        }
+        contractc_problems_clear(&p);
+        contractc_stream_free(s);
+        free(reply);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("stream");
     TCase *tc = tcase_create("parity");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, the_typed_stream_of_a_generated_parser);
+    tcase_add_test(tc, items_of_a_200_item_invoice_arrive_as_they_close);
     tcase_add_test(tc, every_reply_case_streams_as_it_parses);
     tcase_add_test(tc, every_bench_reply_streams_as_it_parses);
     suite_add_tcase(s, tc);

@@ -357,6 +357,21 @@ contractc_stream_t *contractc_stream_new(const contractc_contract_t *contract,
 contractc_stream_state_t contractc_stream_feed(contractc_stream_t *s, const char *bytes,
                                                size_t len);
 
+/*
+ * Items as they close (§18): fn is called with `user`, the path of an
+ * array field of the root object ("$.line_items"), the item's index and
+ * the item as the record stores it (the array's item type, e.g. a
+ * line_item struct; valid during the call only: copy what you keep), for
+ * each item once it closed and passed its own checks, in order, each
+ * once, never a partial one, and none after a problem was found anywhere
+ * before it.  Called from inside contractc_stream_feed (or finish), at
+ * most an eighth of the reply late past its first 4 KiB, as DEAD is.  Set
+ * it before the first feed: returns false (and sets nothing) after one,
+ * for a NULL stream, or when out of memory.  fn NULL turns it off.
+ */
+typedef void (*contractc_item_fn)(void *user, const char *path, size_t index, const void *item);
+bool contractc_stream_on_item(contractc_stream_t *s, contractc_item_fn fn, void *user);
+
 /* The byte offset in the reply of the first byte that made it DEAD (the
  * bytes before it were VIABLE or COMPLETE), the same whatever the chunks
  * were; SIZE_MAX while no feed (or finish) has said DEAD, and for NULL. */
