@@ -591,15 +591,16 @@ static void on_item(void *user, const char *path, size_t index, const void *item
     seen->count++;
 }
 
-/* An invoice of 200 line items ("line K", K cents), item `bad` (if below
- * 200) with a negative amount. */
-static char *invoice_reply(size_t bad, size_t *len)
+/* An invoice of n line items ("line K", K cents), item `bad` (if below
+ * n) with a negative amount. */
+static char *invoice_reply(size_t n, size_t bad, size_t *len)
 {
     cc_buf_t b = CC_BUF_INIT;
-    char item[96];
-    cc_buf_puts(&b, "{\"vendor_name\": \"Kestrel Office Supply\", \"invoice_total_cents\": 19900, "
-                    "\"line_items\": [");
-    for (size_t k = 0; k < 200; k++) {
+    char item[128];
+    snprintf(item, sizeof item, "{\"vendor_name\": \"Kestrel Office Supply\", \"invoice_total_cents\": %zu, "
+                                "\"line_items\": [", n * (n - 1) / 2);
+    cc_buf_puts(&b, item);
+    for (size_t k = 0; k < n; k++) {
         snprintf(item, sizeof item, "%s{\"description\": \"line %zu\", \"amount_cents\": %s%zu}",
                  k ? ", " : "", k, k == bad ? "-" : "", k);
         cc_buf_puts(&b, item);
@@ -612,7 +613,7 @@ START_TEST(items_of_a_200_item_invoice_arrive_as_they_close)
 {
     for (int bad_run = 0; bad_run < 2; bad_run++) {
         size_t len;
-        char *reply = invoice_reply(bad_run ? 50 : 1000, &len);
+        char *reply = invoice_reply(200, bad_run ? 50 : 1000, &len);
         contractc_stream_t *s = contractc_stream_new(&invoice_contract, NULL, 0, NULL);
         seen_items_t seen = {0, 0, 0, {0}, true, true, true};
         ck_assert(contractc_stream_on_item(s, on_item, &seen));
@@ -657,6 +658,85 @@ START_TEST(items_of_a_200_item_invoice_arrive_as_they_close)
 }
 END_TEST
 
+/* An allocator that fails its n-th allocation and counts what is live. */
+typedef struct failing {
+    size_t calls, fail_at, live;
+} failing_t;
+
+static void *failing_alloc(void *ctx, size_t size)
+{
+    failing_t *f = ctx;
+    if (++f->calls == f->fail_at)
+        return NULL;
+    void *p = malloc(size);
+    if (p)
+        f->live += size;
+    return p;
+}
+
+static void failing_free(void *ctx, void *p, size_t size)
+{
+    failing_t *f = ctx;
+    if (p) {
+        f->live -= size;
+        free(p);
+    }
+}
+
+static void ignore_item(void *user, const char *path, size_t index, const void *item)
+{
+    (void)path, (void)index, (void)item;
+    ++*(size_t *)user;
+}
+
+/* Every allocation of a stream, failed in turn: a NULL stream, an ERROR
+ * feed then ENOMEM from finish, or the right result; nothing leaks. */
+START_TEST(every_allocation_failure_is_enomem_and_leaks_nothing)
+{
+    size_t len;
+    char *reply = invoice_reply(12, 1000, &len);
+    size_t runs = 0, enomem = 0;
+    for (size_t fail_at = 1;; fail_at++) {
+        failing_t f = {0, fail_at, 0};
+        contractc_allocator_t a = {failing_alloc, failing_free, &f};
+        contractc_options_t o = {&a, 0, 0, NULL};
+        contractc_stream_t *s = contractc_stream_new(&invoice_contract, NULL, 0, &o);
+        runs++;
+        if (!s) {
+            ck_assert_uint_eq(f.live, 0);
+            continue;
+        }
+        size_t items = 0;
+        (void)contractc_stream_on_item(s, ignore_item, &items); /* false: out of memory */
+        bool error = false;
+        for (size_t off = 0; off < len; off += 16)
+            error |= contractc_stream_feed(s, reply + off, len - off < 16 ? len - off : 16) ==
+                     CONTRACTC_STREAM_ERROR;
+        invoice_t rec;
+        contractc_problems_t p;
+        contractc_problems_init_with(&p, 0, &a);
+        contractc_status_t rc = invoice_stream_finish(s, &rec, &p);
+        ck_assert_msg(rc == CONTRACTC_OK || rc == CONTRACTC_ENOMEM, "allocation %zu failed: %s", fail_at,
+                      contractc_status_name(rc));
+        ck_assert(!error || rc == CONTRACTC_ENOMEM);
+        if (rc == CONTRACTC_OK)
+            invoice_free(&rec);
+        else
+            enomem++;
+        contractc_problems_clear(&p);
+        contractc_stream_free(s);
+        ck_assert_msg(f.live == 0, "allocation %zu failed: %zu bytes leaked", fail_at, f.live);
+        if (f.calls < fail_at) { /* nothing failed: every allocation was tried */
+            ck_assert_int_eq(rc, CONTRACTC_OK);
+            ck_assert_uint_eq(items, 12);
+            break;
+        }
+    }
+    printf("allocation failures: %zu runs, %zu ENOMEM, no leak\n", runs, enomem);
+    free(reply);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("stream");
@@ -664,6 +744,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, the_typed_stream_of_a_generated_parser);
     tcase_add_test(tc, items_of_a_200_item_invoice_arrive_as_they_close);
+    tcase_add_test(tc, every_allocation_failure_is_enomem_and_leaks_nothing);
     tcase_add_test(tc, every_reply_case_streams_as_it_parses);
     tcase_add_test(tc, every_bench_reply_streams_as_it_parses);
     suite_add_tcase(s, tc);
