@@ -275,17 +275,56 @@ static int strict_invoice(const cJSON *root)
 }
 
 /* ---- one reply, per runner ------------------------------------------------ */
-typedef enum { R_CONTRACTC, R_CJSON, R_STRICT } runner_t;
+typedef enum { R_CONTRACTC, R_CJSON, R_STRICT, R_STREAM } runner_t;
 
 typedef struct ctx {
     runner_t runner;
     const contract_info_t *info;
     const contractc_options_t *options;
     const contractc_allocator_t *allocator;
+    size_t chunk; /* R_STREAM: bytes per feed */
 } ctx_t;
+
+/* The push parser (docs/contract-language.md §18): the reply fed x->chunk
+ * bytes at a time, then finished, as a caller that reads all of it would
+ * (no stop at DEAD: the same work as contractc_parse's, plus the checks of
+ * the prefixes).  *fed_at_dead: bytes fed when the stream said DEAD (the
+ * reply's length when it never did); *dead_at: contractc_stream_dead_at. */
+static int run_stream(const ctx_t *x, const bench_reply_t *r, size_t *fed_at_dead, size_t *dead_at)
+{
+    contractc_stream_t *s = contractc_stream_new(x->info->contract, r->source, r->source_len,
+                                                 x->options);
+    if (!s) {
+        fprintf(stderr, "bench_c: contractc_stream_new failed\n");
+        exit(1);
+    }
+    size_t off = 0;
+    *fed_at_dead = r->reply_len;
+    while (off < r->reply_len) {
+        size_t n = r->reply_len - off < x->chunk ? r->reply_len - off : x->chunk;
+        contractc_stream_state_t st = contractc_stream_feed(s, r->reply + off, n);
+        off += n;
+        if (st == CONTRACTC_STREAM_DEAD && *fed_at_dead == r->reply_len)
+            *fed_at_dead = off;
+    }
+    *dead_at = contractc_stream_dead_at(s);
+    any_record_t rec;
+    contractc_problems_t problems;
+    contractc_problems_init_with(&problems, 0, x->allocator);
+    contractc_status_t st = contractc_stream_finish(s, &rec, &problems);
+    if (st == CONTRACTC_OK)
+        contractc_record_free(x->info->contract, &rec);
+    contractc_problems_clear(&problems);
+    contractc_stream_free(s);
+    return st == CONTRACTC_OK;
+}
 
 static int run_one(const ctx_t *x, const bench_reply_t *r)
 {
+    if (x->runner == R_STREAM) {
+        size_t fed, dead_at;
+        return run_stream(x, r, &fed, &dead_at);
+    }
     if (x->runner == R_CONTRACTC) {
         any_record_t rec;
         contractc_problems_t problems;
@@ -329,8 +368,9 @@ BENCH_NOINLINE size_t bench_pass(const ctx_t *x, const bench_corpus_t *c)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench_c time|verdicts|mem|once contractc|cjson|strict "
-                    "refund|invoice|repo_map CORPUS [SECONDS]\n");
+    fprintf(stderr, "usage: bench_c time|verdicts|mem|once|early "
+                    "contractc|cjson|strict|stream1|stream64 refund|invoice|repo_map CORPUS "
+                    "[SECONDS]\n");
     return 2;
 }
 
@@ -346,6 +386,10 @@ int main(int argc, char **argv)
         x.runner = R_CJSON;
     else if (strcmp(argv[2], "strict") == 0)
         x.runner = R_STRICT;
+    else if (strcmp(argv[2], "stream1") == 0)
+        x.runner = R_STREAM, x.chunk = 1;
+    else if (strcmp(argv[2], "stream64") == 0)
+        x.runner = R_STREAM, x.chunk = 64;
     else
         return usage();
     for (size_t i = 0; i < sizeof contracts / sizeof *contracts; i++)
@@ -364,6 +408,44 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < c.count; i++)
             putchar(run_one(&x, &c.items[i]) ? '1' : '0');
         putchar('\n');
+    } else if (strcmp(mode, "early") == 0 && x.runner == R_STREAM) {
+        /* Early rejection (docs/contract-language.md §18) over the rejected
+         * replies: where the first dead byte is, as a fraction of the
+         * reply, and the bytes a caller that stops at DEAD does not read
+         * (fed in chunks of x.chunk bytes). */
+        double *frac = malloc((c.count + 1) * sizeof *frac);
+        double *saved = malloc((c.count + 1) * sizeof *saved);
+        size_t n = 0, dead = 0, bytes = 0, saved_total = 0;
+        for (size_t i = 0; i < c.count; i++) {
+            size_t fed, dead_at;
+            if (run_stream(&x, &c.items[i], &fed, &dead_at))
+                continue;
+            const size_t len = c.items[i].reply_len;
+            bytes += len;
+            if (dead_at != (size_t)-1) {
+                dead++;
+                saved_total += len - fed;
+            }
+            /* A reply rejected only at its end (cut off) dies at its length. */
+            frac[n] = len ? (double)(dead_at != (size_t)-1 ? dead_at : len) / (double)len : 1.0;
+            saved[n] = (double)(len - fed);
+            n++;
+        }
+        double p90f = 0, p90s = 0, medf = 0, meds = 0;
+        if (n) {
+            qsort(frac, n, sizeof *frac, cmp_double);
+            qsort(saved, n, sizeof *saved, cmp_double);
+            p90f = frac[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1];
+            p90s = saved[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1];
+            medf = median(frac, n);
+            meds = median(saved, n);
+        }
+        printf("rejected=%zu dead=%zu dead_at_frac_median=%.3f dead_at_frac_p90=%.3f "
+               "saved_bytes_median=%.0f saved_bytes_p90=%.0f saved_bytes_total=%zu "
+               "rejected_bytes=%zu chunk=%zu\n",
+               n, dead, medf, p90f, meds, p90s, saved_total, bytes, x.chunk);
+        free(frac);
+        free(saved);
     } else if (strcmp(mode, "once") == 0) {
         /* The warm-up calls the runner directly: callgrind collects inside
          * bench_pass only. */

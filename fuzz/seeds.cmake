@@ -13,8 +13,8 @@
 # belongs in tests/data (see fuzz/README.md).
 #
 #   reader, differential   the replies below, and JSONTestSuite's test_parsing
-#   generated, validate    the reply cases (tests/data/cases/replies.jsonl,
-#                          one file per case's "reply"), the differential
+#   generated, validate,   the reply cases (tests/data/cases/replies.jsonl,
+#   stream                 one file per case's "reply"), the differential
 #                          test's saved replies, every example reply
 #   contract               the test, nested, hostile, lint and differential
 #                          contracts, every example contract, and a chain of
@@ -31,7 +31,7 @@ foreach(var SOURCE_DIR OUTPUT_DIR)
   endif()
 endforeach()
 set(_data ${SOURCE_DIR}/tests/data)
-set(_targets reader differential generated validate contract stats client_response)
+set(_targets reader differential generated validate contract stats client_response stream)
 
 foreach(t IN LISTS _targets)
   file(REMOVE_RECURSE ${OUTPUT_DIR}/${t})
@@ -89,7 +89,7 @@ function(_lines file out_starts out_lengths)
   set(${out_lengths} "${lengths}" PARENT_SCOPE)
 endfunction()
 
-set(_reply_targets reader differential generated validate)
+set(_reply_targets reader differential generated validate stream)
 
 # The reply cases: each line's "reply", decoded, as ID.json.
 set(_cases ${_data}/cases/replies.jsonl)

@@ -50,7 +50,7 @@ if seeds != tree(second):
     fail("two runs of fuzz/seeds.cmake wrote different files")
 
 targets = ["reader", "differential", "generated", "validate", "contract", "stats",
-           "client_response"]
+           "client_response", "stream"]
 by_target = {t: {} for t in targets}
 for rel, body in seeds.items():
     if rel == "seeds.txt":
@@ -79,7 +79,7 @@ if seeds.get("seeds.txt", b"").decode() != expect:
     fail("seeds.txt says %r, the directories hold %r" % (seeds.get("seeds.txt"), expect))
 
 # The reply cases: each case's reply is the seed ID.json of the reply targets.
-reply_targets = ["reader", "differential", "generated", "validate"]
+reply_targets = ["reader", "differential", "generated", "validate", "stream"]
 with open(os.path.join(data, "cases", "replies.jsonl"), encoding="utf-8") as f:
     cases = [json.loads(line) for line in f if line.strip()]
 for case in cases:

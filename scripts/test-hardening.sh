@@ -26,7 +26,7 @@
 # To fuzz one target for as long as you like (not in CI):
 #   bash scripts/test-hardening.sh fuzz TARGET [SECONDS] [libFuzzer options]
 # TARGET: reader, differential, generated, validate, contract, stats,
-# client_response; SECONDS
+# client_response, stream; SECONDS
 # defaults to 600 (0: until stopped).  New inputs collect in
 # build-hardening-fuzz/corpus-long/TARGET; a crash is written to
 # build-hardening-fuzz/artifacts/TARGET/: copy it into fuzz/regressions/TARGET/
@@ -80,6 +80,7 @@ configure_fuzz
 targets=(reader differential generated validate contract)
 targets+=(stats)
 targets+=(client_response)
+targets+=(stream)
 cmake --build "$fb" -j2 --target "${targets[@]/#/fuzz_}"
 
 # iterations per target: the JSON-only targets run ~10,000 inputs a second,
@@ -87,6 +88,7 @@ cmake --build "$fb" -j2 --target "${targets[@]/#/fuzz_}"
 declare -A runs=([reader]=200000 [differential]=200000 [generated]=20000 [validate]=20000 [contract]=20000)
 runs[stats]=20000
 runs[client_response]=300000 # ~30,000 a second from the seeds
+runs[stream]=5000 # eight contracts, and each reply fed one byte at a time too
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 summary=()

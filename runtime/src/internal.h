@@ -209,4 +209,39 @@ CC_PRIVATE bool cc_problems_add(contractc_problems_t *problems, contractc_kind_t
 CC_PRIVATE void cc_problems_truncate(contractc_problems_t *problems, size_t keep,
                           size_t dropped);
 
+/* ---- validate.c, for stream.c ---------------------------------------- */
+
+/* What cc_parse_prefix found besides its status; `item` and `item_user`
+ * are set by the caller. */
+typedef struct cc_prefix_result {
+    /* NULL, or called for each item of an array field of the root object
+     * once the item closed and passed its checks, while no problem was
+     * found before it (docs/contract-language.md §18): the field, the
+     * item's index, the item as stored in the record (valid during the
+     * call only). */
+    void (*item)(void *user, const contractc_field_t *field, size_t index, const void *at);
+    void *item_user;
+    bool ended;           /* the text ran out inside a value (or before
+                             one): the status is CONTRACTC_REJECTED, and the
+                             list holds the problems found before, `found`
+                             of them (0: the prefix may still be accepted) */
+    bool ended_in_string; /* ... inside a string */
+    bool fence_open;      /* a fence was opened and is not closed yet */
+    size_t found;         /* problems found, kept or dropped */
+} cc_prefix_result_t;
+
+/*
+ * contractc_parse over a prefix of a reply, the bytes a stream has received
+ * (docs/contract-language.md §18): the same interpreter and reader with
+ * every check and message, in the reader's prefix mode (running out of
+ * text is `ended`, not a problem).  The arguments were checked by
+ * contractc_stream_new (the source's UTF-8 included); out and problems as
+ * contractc_parse's.
+ */
+CC_PRIVATE contractc_status_t cc_parse_prefix(const contractc_contract_t *contract,
+                                   const char *reply, size_t reply_len, const char *source,
+                                   size_t source_len, const contractc_options_t *options,
+                                   void *out, contractc_problems_t *problems,
+                                   cc_prefix_result_t *res);
+
 #endif /* CONTRACTC_INTERNAL_H */

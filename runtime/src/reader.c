@@ -179,9 +179,38 @@ static bool fail_at(cc_reader_t *r, contractc_kind_t kind,
     return cc_reader_fail(r, kind, offset_of(r, at), message);
 }
 
+/* Prefix mode: whether q is the end of a text that may still continue. */
+static bool at_open_end(const cc_reader_t *r, const unsigned char *q)
+{
+    return q >= r->end && r->prefix && !r->closing;
+}
+
+/* Prefix mode: the text ran out inside a token that may still become
+ * valid (a UTF-8 sequence, a number, a literal); r->ended, no problem. */
+static bool fail_ended(cc_reader_t *r)
+{
+    return cc_reader_fail(r, CONTRACTC_KIND_SYNTAX, r->raw_len, "the text ends here");
+}
+
+/* Whether [q, end) is the start of a well-formed UTF-8 sequence cut off by
+ * the end: a lead byte, then only continuation bytes, fewer than it needs
+ * (cc_utf8_sequence said "truncated", so the second byte is in range). */
+static bool utf8_cut_by_end(const unsigned char *q, const unsigned char *end, const char *why)
+{
+    const unsigned char *c;
+    if (strcmp(why, "a truncated UTF-8 sequence") != 0 || end - q >= 4)
+        return false;
+    for (c = q + 1; c < end; c++)
+        if (*c < 0x80 || *c > 0xBF)
+            return false;
+    return true;
+}
+
 static bool fail_utf8(cc_reader_t *r, const unsigned char *at, const char *why)
 {
     msg_t m = MSG_INIT;
+    if (at_open_end(r, r->end) && utf8_cut_by_end(at, r->end, why))
+        return fail_ended(r);
     msg_str(&m, "invalid UTF-8: ");
     msg_str(&m, why);
     msg_model(&m, " (byte ");
@@ -203,6 +232,10 @@ bool cc_reader_fail(cc_reader_t *r, contractc_kind_t kind, size_t offset,
     r->failed = true;
     r->fail_kind = kind;
     r->fail_offset = offset > r->raw_len ? r->raw_len : offset;
+    /* Prefix mode: a problem at the end of the text so far is the text
+     * running out (what was expected there may still come). */
+    if (r->prefix && !r->closing && r->fail_offset >= (size_t)(r->end - r->raw))
+        r->ended = true;
     n = strlen(message);
     if (n >= sizeof r->fail_message)
         n = sizeof r->fail_message - 1;
@@ -388,8 +421,85 @@ static bool utf8_start(cc_reader_t *r)
     return true;
 }
 
+/* Prefix mode: whether [q, e) is a proper prefix of an opening fence
+ * line after its ``` (docs/contract-language.md §6.3: an optional "json",
+ * spaces or tabs, a line break), so that the line may still become one. */
+static bool fence_line_cut(const unsigned char *q, const unsigned char *e)
+{
+    size_t n = (size_t)(e - q);
+    if (n < 4 && memcmp(q, "json", n) == 0)
+        return true;
+    if (n >= 4 && memcmp(q, "json", 4) == 0)
+        q += 4;
+    while (q < e && (*q == ' ' || *q == '\t'))
+        q++;
+    return q == e || (*q == '\r' && q + 1 == e);
+}
+
+/* Prefix mode, [s, e) opens a fence: the fence rule when its closing line
+ * has come (or text after one shows it never will), else the text so far
+ * after the opening line, r->fence_open, and a closing fence's start cut
+ * off the end (r->closing). */
+static bool open_fence(cc_reader_t *r, const unsigned char *s, const unsigned char *e)
+{
+    const unsigned char *q = s + 3, *body;
+    if (fence_line_cut(q, e))
+        return fail_ended(r);
+    if (e - q >= 4 && memcmp(q, "json", 4) == 0)
+        q += 4;
+    while (q < e && (*q == ' ' || *q == '\t'))
+        q++;
+    if (q < e && *q == '\r' && q + 1 < e && q[1] == '\n')
+        q++;
+    if (q >= e || *q != '\n')
+        return strip_fence(r, s, e); /* its problem */
+    body = q + 1;
+    if (e - body >= 3 && is_fence(e - 3, e) &&
+        (e[-4] == '\n' || skip_ws(body, e - 3) == e - 3)) {
+        /* Closed: the JSON text cannot continue. */
+        r->closing = true;
+        return strip_fence(r, s, e);
+    }
+    /* A raw line break is in no JSON token, so a "\n```" inside is a
+     * closing fence with text after it. */
+    for (q = body; q + 3 < e; q++)
+        if (*q == '\n' && is_fence(q + 1, e))
+            return strip_fence(r, s, e);
+    r->fenced = true;
+    r->fence_open = true;
+    if (e[-1] == '`' && (e[-2] == '\n' || (e - body >= 2 && e[-2] == '`' && e[-3] == '\n'))) {
+        e -= e[-2] == '`' ? 2 : 1;
+        r->closing = true;
+    }
+    r->p = body;
+    r->end = e;
+    q = skip_ws(body, e);
+    if (q == e) {
+        r->closing = false; /* nothing yet: the text may still come */
+        return fail_ended(r);
+    }
+    if (is_bom(q, e))
+        return fail_bom(r, q);
+    return true;
+}
+
+static bool begin(cc_reader_t *r, const char *reply, size_t reply_len,
+                  bool fence_allowed, uint32_t max_depth, bool prefix);
+
 bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
                      bool fence_allowed, uint32_t max_depth)
+{
+    return begin(r, reply, reply_len, fence_allowed, max_depth, false);
+}
+
+bool cc_reader_begin_prefix(cc_reader_t *r, const char *reply, size_t reply_len,
+                            bool fence_allowed, uint32_t max_depth)
+{
+    return begin(r, reply, reply_len, fence_allowed, max_depth, true);
+}
+
+static bool begin(cc_reader_t *r, const char *reply, size_t reply_len,
+                  bool fence_allowed, uint32_t max_depth, bool prefix)
 {
     const unsigned char *s, *e;
 
@@ -405,6 +515,11 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
     r->utf8_end = r->raw;
     r->utf8_final = false;
     r->fenced = false;
+    r->prefix = prefix;
+    r->ended = false;
+    r->ended_in_string = false;
+    r->fence_open = false;
+    r->closing = false;
     r->failed = false;
     r->fail_kind = CONTRACTC_KIND_EMPTY;
     r->fail_offset = 0;
@@ -441,11 +556,15 @@ bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
     }
     if (is_bom(s, e))
         return fail_bom(r, s);
+    if (prefix && fence_allowed && e - s < 3 && s[0] == '`' && (e - s == 1 || s[1] == '`'))
+        return fail_ended(r); /* "``": a fence may still open */
     if (is_fence(s, e)) {
         if (!fence_allowed)
             return fail_at(r, CONTRACTC_KIND_SYNTAX, s,
                            "a ``` fence is not allowed: reply with the JSON "
                            "text alone");
+        if (prefix)
+            return open_fence(r, s, e) && utf8_start(r);
         return strip_fence(r, s, e) && utf8_start(r);
     }
     r->p = s;
@@ -557,6 +676,16 @@ static bool fail_lone_surrogate(cc_reader_t *r, const unsigned char *at,
 
 static bool fail_unterminated(cc_reader_t *r, const unsigned char *open);
 
+/* The text ends inside an escape of the string opened at `open`: the
+ * reply ends inside a string, but in prefix mode not in its plain text
+ * (the stream's next plain byte may finish the escape). */
+static bool fail_cut_escape(cc_reader_t *r, const unsigned char *open)
+{
+    fail_unterminated(r, open);
+    r->ended_in_string = false;
+    return false;
+}
+
 /* Whether [p, end) is a proper prefix of a \uXXXX escape: the text ends
  * before the escape could finish, so it is truncated, not malformed. */
 static bool cut_escape(const unsigned char *p, const unsigned char *end)
@@ -586,7 +715,7 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
     msg_t m = MSG_INIT;
 
     if (q + 1 >= end)
-        return fail_unterminated(r, open), NULL;
+        return fail_cut_escape(r, open), NULL;
     switch (q[1]) {
     case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
     case 't':
@@ -610,7 +739,7 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
         return fail_msg(r, CONTRACTC_KIND_SYNTAX, q, &m), NULL;
     }
     if (cut_escape(q, end))
-        return fail_unterminated(r, open), NULL;
+        return fail_cut_escape(r, open), NULL;
     if (end - q < 6 || (unit = hex4(q + 2)) < 0)
         return fail_at(r, CONTRACTC_KIND_SYNTAX, q,
                        "invalid \\u escape in a string: it needs exactly four "
@@ -622,7 +751,7 @@ static const unsigned char *scan_escape(cc_reader_t *r, const unsigned char *ope
         return fail_lone_surrogate(r, q, (uint32_t)unit, false), NULL;
     if (unit >= 0xD800 && unit <= 0xDBFF) {
         if (cut_escape(q + 6, end))
-            return fail_unterminated(r, open), NULL;
+            return fail_cut_escape(r, open), NULL;
         if (end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
             (low = hex4(q + 8)) < 0 || low < 0xDC00 || low > 0xDFFF)
             return fail_lone_surrogate(r, q, (uint32_t)unit, true), NULL;
@@ -664,6 +793,12 @@ static bool fail_unterminated(cc_reader_t *r, const unsigned char *open)
 {
     msg_t m = MSG_INIT;
     size_t line, column;
+    if (!r->failed && at_open_end(r, r->end)) {
+        /* Prefix mode: no problem, so no message (its line and column
+         * would cost a pass over the text so far). */
+        r->ended_in_string = true;
+        return fail_ended(r);
+    }
     cc_reader_line_column(r, offset_of(r, open), &line, &column);
     msg_str(&m, r->fenced ? "the fenced text ends inside a string"
                           : "the reply ends inside a string");
@@ -1050,6 +1185,8 @@ bool cc_scan_number(cc_reader_t *r, cc_number_token_t *t)
     }
     if (q < end && continues_number(*q))
         return fail_number(r, start, q, "invalid number");
+    if (q >= end && at_open_end(r, q)) /* more digits may follow */
+        return fail_ended(r);
     t->text = start;
     t->len = (size_t)(q - start);
     r->p = q;
@@ -1080,8 +1217,8 @@ bool cc_scan_small_integer(cc_reader_t *r, int64_t *value)
     }
     n = (size_t)(q - digits);
     if (n == 0 || n > 15 || (n > 1 && *digits == '0') ||
-        (q < end && continues_number(*q)))
-        return false;
+        (q < end ? continues_number(*q) : r->prefix))
+        return false; /* (in prefix mode, cc_scan_number says why) */
     *value = negative ? -(int64_t)v : (int64_t)v;
     r->p = q;
     return true;
@@ -1116,6 +1253,10 @@ static bool fail_word(cc_reader_t *r, const unsigned char *q,
 {
     msg_t m = MSG_INIT;
     const unsigned char *w = q, *e = word_end(q, r->end);
+    if (at_open_end(r, e) && e - q < 5 &&
+        (memcmp(q, "true", (size_t)(e - q)) == 0 || memcmp(q, "false", (size_t)(e - q)) == 0 ||
+         memcmp(q, "null", (size_t)(e - q)) == 0))
+        return fail_ended(r); /* "tru": the literal may still come */
     msg_str(&m, "unexpected word ");
     msg_model(&m, "'");
     while (w < e && w - q < 24)

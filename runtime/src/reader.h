@@ -42,6 +42,18 @@ typedef struct cc_reader {
     uint32_t depth;             /* open containers */
     uint32_t max_depth;
     bool fenced;                /* a fence was stripped */
+    /* Prefix mode (cc_reader_begin_prefix: a stream's bytes so far,
+     * docs/contract-language.md §18): the text may continue, so running out
+     * inside a value is not a problem but `ended`. */
+    bool prefix;
+    bool ended;                 /* prefix mode: failed because the text ran
+                                   out where more bytes may still come */
+    bool ended_in_string;       /* ... and it ran out inside a string */
+    bool fence_open;            /* prefix mode: a fence was opened and its
+                                   closing line has not come yet */
+    bool closing;               /* prefix mode: the text ends with the start
+                                   of a closing fence ("\n`"), so the JSON
+                                   text before it cannot continue */
     bool failed;                /* a document-level problem was found */
     contractc_kind_t fail_kind; /* empty, syntax, encoding or limit */
     size_t fail_offset;         /* byte offset in raw */
@@ -61,6 +73,19 @@ typedef struct cc_reader {
  */
 CC_PRIVATE bool cc_reader_begin(cc_reader_t *r, const char *reply, size_t reply_len,
                      bool fence_allowed, uint32_t max_depth);
+
+/*
+ * cc_reader_begin for a prefix of a reply (the bytes a stream has received,
+ * docs/contract-language.md §18): the same rules, except that what may still
+ * continue is not a problem.  Nothing but white space, a part of an opening
+ * fence line, or a fence whose closing line has not come (r->fence_open) is
+ * fine; then every later running out of text inside a value sets r->ended
+ * (with r->failed, so that the walk stops) instead of a problem.  A real
+ * problem before the end is recorded exactly as cc_reader_begin's reader
+ * records it.
+ */
+CC_PRIVATE bool cc_reader_begin_prefix(cc_reader_t *r, const char *reply, size_t reply_len,
+                            bool fence_allowed, uint32_t max_depth);
 
 /* After the root value: only white space may remain before r->end.
  * Otherwise `syntax` ("text after the JSON value"). */

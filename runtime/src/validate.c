@@ -36,6 +36,7 @@
 #define CC_SOURCE_MAX CONTRACTC_MAX_SOURCE_BYTES
 #define CC_ARENA_FIRST_MAX ((size_t)1 << 20) /* bytes reserved before reading */
 #define CC_MSG_INLINE 256          /* bytes of a message built without the heap */
+#define CC_PREFIX_ARENA_FIRST ((size_t)16 << 10) /* bytes reserved for a prefix (stream.c) */
 #define CC_PREFIX_STEPS 32         /* steps of an object's path kept (report_unexpected) */
 
 enum { V_OK = 0, V_BAD = 1, V_FAIL = 2 };
@@ -70,6 +71,10 @@ typedef struct cc_parse {
     bool oom;
     bool checks_seen; /* an object read has a `check` rule (run_rules) */
     const struct cc_step *at; /* the value being read; NULL: the root "$" */
+    /* A stream's item hook (cc_prefix_result_t.item), NULL in
+     * contractc_parse. */
+    void (*item)(void *user, const contractc_field_t *field, size_t index, const void *at);
+    void *item_user;
     /* The buffers a message (cc_msg_t) starts in, so that a typical problem
      * allocates only its copy in the list.  One message is built at a
      * time; msg_busy makes a nested one fall back to the heap. */
@@ -997,6 +1002,10 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
                 return V_FAIL;
             if (r == V_BAD)
                 result = V_BAD;
+            /* A stream's item of a root field, closed and clean (§18). */
+            if (c->item && r == V_OK && c->found == 0 && count < keep && step.up &&
+                step.up->kind == STEP_FIELD && !step.up->up)
+                c->item(c->item_user, step.up->field, count, at);
             count++;
             if (count == (size_t)-1)
                 return V_FAIL;
@@ -2762,6 +2771,13 @@ static void report_document(cc_parse_t *c, size_t keep, size_t dropped)
     cc_str_free(&l);
 }
 
+static CC_INLINE contractc_status_t parse_reply(const contractc_contract_t *contract,
+                                          const char *reply, size_t reply_len,
+                                          const char *source, size_t source_len,
+                                          const contractc_options_t *options, void *out,
+                                          contractc_problems_t *problems,
+                                          cc_prefix_result_t *prefix);
+
 contractc_status_t contractc_parse(const contractc_contract_t *contract,
                                    const char *reply, size_t reply_len,
                                    const char *source, size_t source_len,
@@ -2797,7 +2813,30 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
         problems->error = "this contract has no source, and a source text was given";
         return CONTRACTC_EINVAL;
     }
+    return parse_reply(contract, reply, reply_len, source, source_len, options, out, problems, NULL);
+}
 
+contractc_status_t cc_parse_prefix(const contractc_contract_t *contract, const char *reply,
+                                   size_t reply_len, const char *source, size_t source_len,
+                                   const contractc_options_t *options, void *out,
+                                   contractc_problems_t *problems, cc_prefix_result_t *res)
+{
+    memset(out, 0, contract->root->size);
+    problems->fenced = false;
+    return parse_reply(contract, reply, reply_len, source, source_len, options, out, problems, res);
+}
+
+/* contractc_parse after its checks of the arguments; over a prefix of a
+ * reply when `prefix` is not NULL (cc_parse_prefix).  Inline, so that
+ * contractc_parse's copy has no test of `prefix` left. */
+static CC_INLINE contractc_status_t parse_reply(const contractc_contract_t *contract,
+                                          const char *reply, size_t reply_len,
+                                          const char *source, size_t source_len,
+                                          const contractc_options_t *options, void *out,
+                                          contractc_problems_t *problems,
+                                          cc_prefix_result_t *prefix)
+{
+    const contractc_object_t *root = contract->root;
     /* The parse state lives on the stack (about 7 KiB, mostly the path and
      * text buffers), so an accepted record costs exactly one allocation:
      * its arena. */
@@ -2812,6 +2851,8 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     c->oom = false;
     c->checks_seen = false;
     c->at = NULL;
+    c->item = prefix ? prefix->item : NULL;
+    c->item_user = prefix ? prefix->item_user : NULL;
     c->tagged_open = NULL; /* tagged and tag_skipped are read only under it */
     c->msg_busy = false;
     c->keys = NULL;
@@ -2848,12 +2889,19 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     uint32_t factor = contract->arena_factor < 2 ? 1 : 2;
     size_t first = reply_len <= CC_ARENA_FIRST_MAX / factor ? reply_len * factor : CC_ARENA_FIRST_MAX;
     first += (size_t)contract->arena_base + root->size;
+    /* A prefix's record is thrown away (stream.c): a small first block, so
+     * that re-reading a long prefix does not map and unmap a large one. */
+    if (prefix && first > CC_PREFIX_ARENA_FIRST)
+        first = CC_PREFIX_ARENA_FIRST;
     c->arena = cc_arena_create(allocator, first);
     if (!c->arena) {
         c->oom = true;
         goto done;
     }
-    if (cc_reader_begin(&c->r, reply ? reply : "", reply_len, contract->fence_allowed, max_depth)) {
+    if (prefix ? cc_reader_begin_prefix(&c->r, reply ? reply : "", reply_len,
+                                        contract->fence_allowed, max_depth)
+               : cc_reader_begin(&c->r, reply ? reply : "", reply_len, contract->fence_allowed,
+                                 max_depth)) {
         int ch = cc_peek(&c->r);
         if (ch == '{') {
             uint64_t bits[CC_BITSET_WORDS];
@@ -2875,10 +2923,19 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
     }
     c->at = NULL; /* a failed read returns from inside its steps */
     problems->fenced = c->r.fenced;
+    if (prefix) {
+        prefix->ended = c->r.failed && c->r.ended;
+        prefix->ended_in_string = prefix->ended && c->r.ended_in_string;
+        prefix->fence_open = c->r.fence_open;
+        prefix->found = c->found;
+    }
     if (c->oom)
         goto done;
     if (c->r.failed) {
-        report_document(c, keep, dropped);
+        /* Prefix mode: the text ran out, which is no problem; the ones
+         * found before it stay. */
+        if (!(prefix && c->r.ended))
+            report_document(c, keep, dropped);
         goto done;
     }
     if (c->found == 0 && c->checks_seen) {

@@ -307,6 +307,97 @@ contractc_status_t contractc_parse(const contractc_contract_t *contract,
  * struct.  NULL-safe, and safe on a zeroed record. */
 void contractc_record_free(const contractc_contract_t *contract, void *record);
 
+/* ------------------------------------------------------------------------
+ * Streaming: a reply fed as it arrives (docs/contract-language.md §18)
+ * ------------------------------------------------------------------------ */
+
+/* A push parser over one reply (opaque). */
+typedef struct contractc_stream contractc_stream_t;
+
+typedef enum contractc_stream_state {
+    CONTRACTC_STREAM_VIABLE = 0,   /* some continuation of the bytes so far
+                                      could still be accepted */
+    CONTRACTC_STREAM_DEAD = 1,     /* none could: stop reading, finish gives
+                                      the problems known (§18) */
+    CONTRACTC_STREAM_COMPLETE = 2, /* the JSON text (and the closing fence,
+                                      if one was opened) is complete and
+                                      every check passed; only white space
+                                      may follow */
+    CONTRACTC_STREAM_ERROR = 3     /* out of memory (or a NULL stream, or
+                                      NULL bytes with len > 0): finish
+                                      returns CONTRACTC_ENOMEM (EINVAL) */
+} contractc_stream_state_t;
+
+/*
+ * A stream that reads one reply against `contract`, fed in chunks of any
+ * size.  source/source_len and options as contractc_parse's, checked here
+ * once (the source must be valid UTF-8 and present exactly when the
+ * contract grounds values); the source text and the options' allocator
+ * must outlive the stream (neither is copied; the options struct is).
+ * Returns NULL when out of memory or for invalid arguments (a bad source
+ * included).  Free with contractc_stream_free.
+ */
+contractc_stream_t *contractc_stream_new(const contractc_contract_t *contract,
+                                         const char *source, size_t source_len,
+                                         const contractc_options_t *options);
+
+/*
+ * Appends bytes[0..len) (a chunk of the reply as it arrives; need not end
+ * on a token or a UTF-8 sequence; bytes may be NULL when len is 0) and
+ * says what the reply so far is: VIABLE, DEAD (no continuation could be
+ * accepted: grammar, encoding, limits, a key the contract does not have, a
+ * duplicate, a type, an enum value, a pattern, a length, a count, a range,
+ * text after the JSON; §18), COMPLETE or ERROR.  Within the first 4 KiB
+ * of a reply DEAD comes with the chunk that holds the first dead byte;
+ * past them, to keep the work linear, with a chunk at most an eighth of
+ * the bytes before it later (COMPLETE, and text after the JSON, never
+ * late).  DEAD stays DEAD; feeding may go on after it (finish then reads
+ * it all).  The bytes are kept (a copy) until the stream is freed.
+ */
+contractc_stream_state_t contractc_stream_feed(contractc_stream_t *s, const char *bytes,
+                                               size_t len);
+
+/*
+ * Items as they close (§18): fn is called with `user`, the path of an
+ * array field of the root object ("$.line_items"), the item's index and
+ * the item as the record stores it (the array's item type, e.g. a
+ * line_item struct; valid during the call only: copy what you keep), for
+ * each item once it closed and passed its own checks, in order, each
+ * once, never a partial one, and none after a problem was found anywhere
+ * before it.  Called from inside contractc_stream_feed (or finish), at
+ * most an eighth of the reply late past its first 4 KiB, as DEAD is.  Set
+ * it before the first feed: returns false (and sets nothing) after one,
+ * for a NULL stream, or when out of memory.  fn NULL turns it off.
+ */
+typedef void (*contractc_item_fn)(void *user, const char *path, size_t index, const void *item);
+bool contractc_stream_on_item(contractc_stream_t *s, contractc_item_fn fn, void *user);
+
+/* The byte offset in the reply of the first byte that made it DEAD (the
+ * bytes before it were VIABLE or COMPLETE), the same whatever the chunks
+ * were; SIZE_MAX while no feed (or finish) has said DEAD, and for NULL. */
+size_t contractc_stream_dead_at(const contractc_stream_t *s);
+
+/*
+ * Reads everything fed as the whole reply and fills `record` and
+ * `problems` exactly as contractc_parse would (record: the contract's root
+ * struct, owning an arena on CONTRACTC_OK, freed with
+ * contractc_record_free; problems: an initialised list, appended to),
+ * with one difference: when the bytes fed end inside a value after a
+ * problem was found (the caller stopped at DEAD), the problems are the
+ * ones found before the end, not a problem for the end it cut off
+ * (§18).  Runs a check a feed put off (contractc_stream_dead_at may then
+ * say DEAD).  May be called more than once, and feeding may go on
+ * between calls.  Returns CONTRACTC_OK, CONTRACTC_REJECTED, CONTRACTC_ENOMEM (also
+ * after a feed said ERROR) or CONTRACTC_EINVAL (NULL arguments; then
+ * problems->error says why).
+ */
+contractc_status_t contractc_stream_finish(contractc_stream_t *s, void *record,
+                                           contractc_problems_t *problems);
+
+/* Frees the stream and its copy of the bytes.  NULL-safe.  A record that
+ * finish filled is the caller's and stays valid. */
+void contractc_stream_free(contractc_stream_t *s);
+
 /*
  * Writes an accepted record in the canonical form (docs/contract-language.md:
  * compact, keys in contract order, minimal escaping, decimals with `scale`

@@ -263,6 +263,17 @@ contractc_status_t api_capture_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *api_capture_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&api_capture_contract, source, source_len, NULL);
+}
+
+contractc_status_t api_capture_stream_finish(contractc_stream_t *s, api_capture_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void api_capture_free(api_capture_t *record)
 {
     contractc_record_free(&api_capture_contract, record);

@@ -434,6 +434,17 @@ contractc_status_t asset_tags_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *asset_tags_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&asset_tags_contract, source, source_len, NULL);
+}
+
+contractc_status_t asset_tags_stream_finish(contractc_stream_t *s, asset_tags_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void asset_tags_free(asset_tags_t *record)
 {
     contractc_record_free(&asset_tags_contract, record);

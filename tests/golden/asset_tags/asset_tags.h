@@ -178,6 +178,21 @@ contractc_status_t asset_tags_parse(const char *reply, size_t reply_len,
         const char *source, size_t source_len,
         asset_tags_t *out, contractc_problems_t *problems);
 
+/*
+ * A stream over one reply fed as it arrives (docs/contract-language.md
+ * section 18): feed chunks with contractc_stream_feed, which says VIABLE, DEAD
+ * (stop reading: no continuation can be accepted) or COMPLETE; then
+ * asset_tags_stream_finish, and contractc_stream_free.  The source text must
+ * outlive the stream.  NULL when out of memory or for a bad source.
+ */
+contractc_stream_t *asset_tags_stream_new(const char *source, size_t source_len);
+
+/* Reads what was fed as the whole reply: out and problems, and the status,
+ * as asset_tags_parse gives them (when stopped at DEAD inside a value, the
+ * problems found before that end). */
+contractc_status_t asset_tags_stream_finish(contractc_stream_t *s, asset_tags_t *out,
+        contractc_problems_t *problems);
+
 /* Frees the record's arena and zeroes it.  NULL-safe. */
 void asset_tags_free(asset_tags_t *record);
 

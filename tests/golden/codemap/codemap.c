@@ -278,6 +278,17 @@ contractc_status_t codemap_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *codemap_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&codemap_contract, source, source_len, NULL);
+}
+
+contractc_status_t codemap_stream_finish(contractc_stream_t *s, codemap_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void codemap_free(codemap_t *record)
 {
     contractc_record_free(&codemap_contract, record);

@@ -529,6 +529,17 @@ contractc_status_t flex_values_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *flex_values_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&flex_values_contract, source, source_len, NULL);
+}
+
+contractc_status_t flex_values_stream_finish(contractc_stream_t *s, flex_values_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void flex_values_free(flex_values_t *record)
 {
     contractc_record_free(&flex_values_contract, record);

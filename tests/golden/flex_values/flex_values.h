@@ -322,6 +322,21 @@ contractc_status_t flex_values_parse(const char *reply, size_t reply_len,
         const char *source, size_t source_len,
         flex_values_t *out, contractc_problems_t *problems);
 
+/*
+ * A stream over one reply fed as it arrives (docs/contract-language.md
+ * section 18): feed chunks with contractc_stream_feed, which says VIABLE, DEAD
+ * (stop reading: no continuation can be accepted) or COMPLETE; then
+ * flex_values_stream_finish, and contractc_stream_free.  The source text must
+ * outlive the stream.  NULL when out of memory or for a bad source.
+ */
+contractc_stream_t *flex_values_stream_new(const char *source, size_t source_len);
+
+/* Reads what was fed as the whole reply: out and problems, and the status,
+ * as flex_values_parse gives them (when stopped at DEAD inside a value, the
+ * problems found before that end). */
+contractc_status_t flex_values_stream_finish(contractc_stream_t *s, flex_values_t *out,
+        contractc_problems_t *problems);
+
 /* Frees the record's arena and zeroes it.  NULL-safe. */
 void flex_values_free(flex_values_t *record);
 

@@ -501,6 +501,17 @@ contractc_status_t inbox_route_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *inbox_route_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&inbox_route_contract, source, source_len, NULL);
+}
+
+contractc_status_t inbox_route_stream_finish(contractc_stream_t *s, inbox_route_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void inbox_route_free(inbox_route_t *record)
 {
     contractc_record_free(&inbox_route_contract, record);

@@ -152,6 +152,17 @@ contractc_status_t invoice_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *invoice_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&invoice_contract, source, source_len, NULL);
+}
+
+contractc_status_t invoice_stream_finish(contractc_stream_t *s, invoice_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void invoice_free(invoice_t *record)
 {
     contractc_record_free(&invoice_contract, record);

@@ -194,6 +194,17 @@ contractc_status_t refund_request_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *refund_request_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&refund_request_contract, source, source_len, NULL);
+}
+
+contractc_status_t refund_request_stream_finish(contractc_stream_t *s, refund_request_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void refund_request_free(refund_request_t *record)
 {
     contractc_record_free(&refund_request_contract, record);

@@ -198,6 +198,17 @@ contractc_status_t sensor_log_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *sensor_log_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&sensor_log_contract, source, source_len, NULL);
+}
+
+contractc_status_t sensor_log_stream_finish(contractc_stream_t *s, sensor_log_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void sensor_log_free(sensor_log_t *record)
 {
     contractc_record_free(&sensor_log_contract, record);

@@ -318,6 +318,17 @@ contractc_status_t signup_form_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *signup_form_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&signup_form_contract, source, source_len, NULL);
+}
+
+contractc_status_t signup_form_stream_finish(contractc_stream_t *s, signup_form_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void signup_form_free(signup_form_t *record)
 {
     contractc_record_free(&signup_form_contract, record);

@@ -126,6 +126,21 @@ contractc_status_t signup_form_parse(const char *reply, size_t reply_len,
         const char *source, size_t source_len,
         signup_form_t *out, contractc_problems_t *problems);
 
+/*
+ * A stream over one reply fed as it arrives (docs/contract-language.md
+ * section 18): feed chunks with contractc_stream_feed, which says VIABLE, DEAD
+ * (stop reading: no continuation can be accepted) or COMPLETE; then
+ * signup_form_stream_finish, and contractc_stream_free.  The source text must
+ * outlive the stream.  NULL when out of memory or for a bad source.
+ */
+contractc_stream_t *signup_form_stream_new(const char *source, size_t source_len);
+
+/* Reads what was fed as the whole reply: out and problems, and the status,
+ * as signup_form_parse gives them (when stopped at DEAD inside a value, the
+ * problems found before that end). */
+contractc_status_t signup_form_stream_finish(contractc_stream_t *s, signup_form_t *out,
+        contractc_problems_t *problems);
+
 /* Frees the record's arena and zeroes it.  NULL-safe. */
 void signup_form_free(signup_form_t *record);
 

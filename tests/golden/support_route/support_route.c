@@ -317,6 +317,17 @@ contractc_status_t support_route_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *support_route_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&support_route_contract, source, source_len, NULL);
+}
+
+contractc_status_t support_route_stream_finish(contractc_stream_t *s, support_route_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void support_route_free(support_route_t *record)
 {
     contractc_record_free(&support_route_contract, record);

@@ -176,6 +176,17 @@ contractc_status_t ticket_parse(const char *reply, size_t reply_len,
                            NULL, out, problems);
 }
 
+contractc_stream_t *ticket_stream_new(const char *source, size_t source_len)
+{
+    return contractc_stream_new(&ticket_contract, source, source_len, NULL);
+}
+
+contractc_status_t ticket_stream_finish(contractc_stream_t *s, ticket_t *out,
+        contractc_problems_t *problems)
+{
+    return contractc_stream_finish(s, out, problems);
+}
+
 void ticket_free(ticket_t *record)
 {
     contractc_record_free(&ticket_contract, record);
