@@ -40,6 +40,17 @@ static inline unsigned cc_lowest_bit(uint32_t m)
     return index[(uint32_t)(bit * UINT32_C(0x077CB531)) >> 27];
 }
 
+/* A value held as a pointer and then its size_t (docs/contract-language.md
+ * §7): a string or json's length, an array's items or a map's entries
+ * count.  One rule for the reader's slots (validate.c) and the canonical
+ * form (to_json.c), wherever such a value is an item, a map's value or an
+ * alternative of a value union. */
+static inline int cc_type_has_count(contractc_type_t t)
+{
+    return t == CONTRACTC_TYPE_STRING || t == CONTRACTC_TYPE_JSON || t == CONTRACTC_TYPE_ARRAY ||
+           t == CONTRACTC_TYPE_MAP;
+}
+
 /* ---- allocation (allocator or malloc) --------------------------------- */
 CC_PRIVATE void *cc_alloc(const contractc_allocator_t *a, size_t size);
 CC_PRIVATE void cc_free(const contractc_allocator_t *a, void *ptr, size_t size);

@@ -192,7 +192,7 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
             const contractc_value_t *a = &v->alternatives[kind - 1];
             const unsigned char *as = at + v->union_offset;
             size_t as_aux = 0;
-            if (a->type == CONTRACTC_TYPE_STRING || a->type == CONTRACTC_TYPE_ARRAY)
+            if (cc_type_has_count(a->type))
                 memcpy(&as_aux, as + sizeof(void *), sizeof as_aux);
             put_value(o, a, as, as_aux);
         } else {
@@ -219,8 +219,7 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
                 item += v->item_value_offset;
             }
             size_t item_aux = 0;
-            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
-                iv->type == CONTRACTC_TYPE_JSON || iv->type == CONTRACTC_TYPE_MAP)
+            if (cc_type_has_count(iv->type))
                 memcpy(&item_aux, item + sizeof(void *), sizeof item_aux);
             put_value(o, iv, item, item_aux);
         }
@@ -243,8 +242,7 @@ static void put_value(out_t *o, const contractc_value_t *v, const unsigned char 
                 put(o, ",", 1);
             put_json_string(o, key, key_len);
             put(o, ":", 1);
-            if (iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
-                iv->type == CONTRACTC_TYPE_JSON || iv->type == CONTRACTC_TYPE_MAP)
+            if (cc_type_has_count(iv->type))
                 memcpy(&value_aux, e + voff + sizeof(void *), sizeof value_aux);
             put_value(o, iv, e + voff, value_aux);
         }

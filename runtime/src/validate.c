@@ -975,11 +975,9 @@ static int read_array(cc_parse_t *c, const contractc_value_t *v, const cc_slot_t
                 at = scratch;
             }
             step.n = count;
-            /* A string or an array item is a pointer and its size_t. */
+            /* A string, json, array or map item is a pointer and its size_t. */
             cc_slot_t s = {at, voff,
-                           iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
-                                   iv->type == CONTRACTC_TYPE_JSON || iv->type == CONTRACTC_TYPE_MAP
-                               ? voff + (uint32_t)sizeof(void *)
+                           cc_type_has_count(iv->type) ? voff + (uint32_t)sizeof(void *)
                                : CONTRACTC_ABSENT,
                            has_off};
             uint64_t bits[CC_BITSET_WORDS];
@@ -1207,9 +1205,7 @@ CC_NOINLINE static int read_map(cc_parse_t *c, const contractc_value_t *v, const
                 memcpy(at + sizeof kp, &kn, sizeof kn);
                 /* A string or an array value is a pointer and its size_t. */
                 cc_slot_t s = {at + voff, 0,
-                               iv->type == CONTRACTC_TYPE_STRING || iv->type == CONTRACTC_TYPE_ARRAY ||
-                                       iv->type == CONTRACTC_TYPE_JSON || iv->type == CONTRACTC_TYPE_MAP
-                                   ? (uint32_t)sizeof(void *)
+                               cc_type_has_count(iv->type) ? (uint32_t)sizeof(void *)
                                    : CONTRACTC_ABSENT,
                                CONTRACTC_ABSENT};
                 int r;
@@ -1716,8 +1712,7 @@ CC_NOINLINE static int read_value_union(cc_parse_t *c, const contractc_value_t *
      * pointer (as an array's string or list item) */
     const uint32_t at = slot->offset + v->union_offset;
     cc_slot_t s = {slot->base, at,
-                   a->type == CONTRACTC_TYPE_STRING || a->type == CONTRACTC_TYPE_ARRAY
-                       ? at + (uint32_t)sizeof(void *)
+                   cc_type_has_count(a->type) ? at + (uint32_t)sizeof(void *)
                        : CONTRACTC_ABSENT,
                    CONTRACTC_ABSENT};
     bool alternative_ok = false;
