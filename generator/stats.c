@@ -23,7 +23,12 @@
  *   that are not wrong answers (docs/contract-language.md, "Outcomes that
  *   are not wrong answers"); a truncated attempt is a reply but not a
  *   rejection, a refused or filtered one is not a reply;
- * - model errors are also counted by their `error_class`, where given.
+ * - model errors are also counted by their `error_class`, where given;
+ * - stopped counts streamed replies the client stopped receiving at their
+ *   first dead byte (docs/contract-language.md §18, "Streaming in the
+ *   loop"); stopped_received sums the bytes they had received, stopped_at
+ *   the bytes before their first dead one.  The bytes never received are
+ *   not known to anyone but the provider (a stream carries no length).
  *
  * Reading.  A log is untrusted input (a reply chooses the paths in it, a
  * disk or an editor may cut or change lines), so each line is read by the
@@ -71,6 +76,9 @@ typedef struct metrics {
     size_t decisions, attempts, replies, rejected, accepted, attempts_to_accept;
     size_t escalated, failed, model_errors, cut, routed;
     size_t truncated, refused, filtered;
+    /* streamed replies stopped at their first dead byte, and the bytes
+     * they had received then and up to that byte (summed) */
+    size_t stopped, stopped_received, stopped_at;
 } metrics_t;
 
 typedef struct day_row {
@@ -128,6 +136,11 @@ typedef struct line_attempt {
     const char *error_class;      /* V_STRING */
     bool bad_problem;             /* an item of problems without string path and kind */
     size_t problem_count;
+    /* stopped_at and received (a streamed reply stopped when it was dead):
+     * V_ABSENT, V_OTHER for a non-negative integer (kept in the value),
+     * or V_NULL standing for anything else */
+    value_kind_t stopped_kind, received_kind;
+    size_t stopped_at, received;
 } line_attempt_t;
 
 typedef struct line {
@@ -602,11 +615,39 @@ static bool problem_item(parser_t *p, size_t index, void *user)
 
 typedef struct attempt_read {
     line_attempt_t *at;
-    bool seen[4];
+    bool seen[6];
 } attempt_read_t;
 
-static const char *const attempt_names[] = {"outcome", "finish_reason", "error_class", "problems",
+static const char *const attempt_names[] = {"outcome",    "finish_reason", "error_class",
+                                            "problems",   "stopped_at",    "received",
                                             NULL};
+
+/* A byte count as the writer prints it: a non-negative integer of at most
+ * 19 digits (V_OTHER with *value), else V_NULL (not one). */
+static bool read_count(parser_t *p, value_kind_t *kind, size_t *value)
+{
+    cc_reader_t *r = &p->r;
+    int c = cc_peek(r);
+    if (!(c >= '0' && c <= '9')) {
+        value_kind_t k;
+        *kind = V_NULL;
+        return skip_noting(p, &k);
+    }
+    cc_number_token_t n;
+    if (!cc_scan_number(r, &n))
+        return false;
+    *kind = V_NULL;
+    if (n.negative || n.has_fraction || n.has_exponent || n.len > 19)
+        return true;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n.len; i++)
+        v = v * 10 + (uint64_t)(n.text[i] - '0');
+    if (v > SIZE_MAX)
+        return true;
+    *kind = V_OTHER;
+    *value = (size_t)v;
+    return true;
+}
 
 static bool attempt_member(parser_t *p, const char *key, void *user)
 {
@@ -619,6 +660,20 @@ static bool attempt_member(parser_t *p, const char *key, void *user)
     bool first = first_time(p, &a->seen[which], key);
     if (p->fn && which != 3)
         return cc_skip_value(r); /* the second pass reads the problems only */
+    if (which == 4 || which == 5) {
+        value_kind_t k;
+        size_t v = 0;
+        if (!read_count(p, &k, &v))
+            return false;
+        if (first && which == 4) {
+            at->stopped_kind = k;
+            at->stopped_at = v;
+        } else if (first) {
+            at->received_kind = k;
+            at->received = v;
+        }
+        return true;
+    }
     if (which == 3) {
         if (cc_peek(r) != '[' || !first) {
             value_kind_t k;
@@ -853,6 +908,11 @@ static const char *check_line(const line_t *L, char day[11])
             return "a problem lacks \"path\" or \"kind\"";
         if (a->finish_kind != V_ABSENT && a->finish_kind != V_NULL && a->finish_kind != V_STRING)
             return "an attempt's \"finish_reason\" is not a string or null";
+        if (a->stopped_kind != a->received_kind ||
+            (a->stopped_kind != V_ABSENT &&
+             (a->stopped_kind != V_OTHER || k != A_REJECTED || a->stopped_at >= a->received)))
+            return "an attempt's \"stopped_at\" and \"received\" are not byte counts of a "
+                   "rejected reply, the first less than the second";
     }
     if (L->outcome.kind != V_STRING)
         return "\"outcome\" is missing";
@@ -1019,6 +1079,11 @@ static add_status_t add_decision(stats_t *s, const char *day, const char **why)
         }
         d.rejected++;
         any_problems |= a->problem_count > 0;
+        if (a->stopped_kind == V_OTHER) {
+            d.stopped++;
+            d.stopped_received += a->received;
+            d.stopped_at += a->stopped_at;
+        }
     }
     if (any_problems) {
         count_ctx_t c = {s, g, 0};
@@ -1043,6 +1108,9 @@ static add_status_t add_decision(stats_t *s, const char *day, const char **why)
         m->truncated += d.truncated;
         m->refused += d.refused;
         m->filtered += d.filtered;
+        m->stopped += d.stopped;
+        m->stopped_received += d.stopped_received;
+        m->stopped_at += d.stopped_at;
     }
     if (route && !counts_add(s, &g->routes, route, NULL, 1, 0))
         return ADD_OOM;
@@ -1414,6 +1482,12 @@ static bool print_text(stats_t *s, cc_buf_t *out)
         if (g->all.truncated || g->all.refused || g->all.filtered)
             cc_buf_printf(out, "  not repaired: truncated %zu, refused %zu, filtered %zu\n",
                           g->all.truncated, g->all.refused, g->all.filtered);
+        if (g->all.stopped)
+            cc_buf_printf(out,
+                          "  stopped when dead (streamed): %zu repl%s, %zu bytes received, "
+                          "the first dead byte at %zu of them\n",
+                          g->all.stopped, g->all.stopped == 1 ? "y" : "ies",
+                          g->all.stopped_received, g->all.stopped_at);
         print_counts_line(out, "model errors by class", &g->error_classes, NULL);
         print_counts_line(out, "dialects", &g->dialects, NULL);
         print_counts_line(out, "problems by kind", &g->kinds, NULL);
@@ -1498,7 +1572,12 @@ static cJSON *metrics_json(const metrics_t *m)
               add_number(o, "cut", (double)m->cut) && add_number(o, "routed", (double)m->routed) &&
               add_number(o, "truncated", (double)m->truncated) &&
               add_number(o, "refused", (double)m->refused) &&
-              add_number(o, "filtered", (double)m->filtered);
+              add_number(o, "filtered", (double)m->filtered) &&
+              /* added later: written when there is something to say, so a
+               * log without streaming reads as before */
+              (!m->stopped || (add_number(o, "stopped", (double)m->stopped) &&
+                               add_number(o, "stopped_received", (double)m->stopped_received) &&
+                               add_number(o, "stopped_at", (double)m->stopped_at)));
     if (!ok) {
         cJSON_Delete(o);
         return NULL;

@@ -159,8 +159,9 @@ static void put_key(cc_str_t *s, const char *key)
 }
 
 /* One attempt.  Keys added after the first release (truncated,
- * error_class, refusal, tool_calls) are written only when they say something, so a
- * decision of the first release's kinds logs the same line as then. */
+ * stopped_at and received, error_class, refusal, tool_calls) are written
+ * only when they say something, so a decision of the first release's kinds
+ * logs the same line as then. */
 static void put_attempt(cc_str_t *s, const contractc_attempt_t *at, bool include_value)
 {
     cc_str_puts(s, "{\"outcome\":");
@@ -189,6 +190,14 @@ static void put_attempt(cc_str_t *s, const contractc_attempt_t *at, bool include
     if (at->truncated) {
         put_key(s, "truncated");
         cc_str_puts(s, "true");
+    }
+    /* A streamed reply stopped at its first dead byte (§18, "Streaming in
+     * the loop"): where it was dead, and how much had been received. */
+    if (at->stopped) {
+        put_key(s, "stopped_at");
+        cc_str_putu(s, at->stopped_at);
+        put_key(s, "received");
+        cc_str_putu(s, at->received);
     }
     if (at->outcome == CONTRACTC_ATTEMPT_MODEL_ERROR) {
         put_key(s, "error");

@@ -386,6 +386,30 @@ static contractc_status_t add_echo(contractc_transcript_t *t, const char *text, 
     return st;
 }
 
+/* Appends a reply the model function stopped receiving at DEAD
+ * (contractc_loop_t.stream): as add_echo, then the marker
+ * "\n[... reply stopped here]", so the model knows the end it sees is
+ * where reading stopped, not where it stopped writing. */
+static contractc_status_t add_echo_stopped(contractc_transcript_t *t, const char *text,
+                                           size_t len, size_t max)
+{
+    size_t keep = utf8_cut(text, len, max);
+    char marker[96];
+    cc_str_t m;
+    cc_str_init_buf(&m, t->allocator_, marker, sizeof marker);
+    if (keep < len) {
+        cc_str_puts(&m, "\n[... ");
+        cc_str_putu(&m, len - keep);
+        cc_str_puts(&m, " bytes cut]");
+    }
+    cc_str_puts(&m, "\n[... reply stopped here]");
+    contractc_status_t st =
+        m.failed ? CONTRACTC_ENOMEM
+                 : transcript_add3(t, CONTRACTC_ROLE_ASSISTANT, text, keep, m.data, m.len, NULL, 0);
+    cc_str_free(&m);
+    return st;
+}
+
 /* The stop reasons that are not wrong answers (docs/contract-language.md,
  * "Outcomes that are not wrong answers"): 0 for any other. */
 static contractc_attempt_outcome_t stop_outcome(const char *finish_reason)
@@ -707,6 +731,10 @@ static contractc_status_t loop_run(const contractc_loop_t *loop, run_tools_t *rt
     size_t last_index = 0; /* transcript index of the last rejected reply */
     bool retried_truncated = false;
     unsigned max_tokens = loop->max_tokens;
+    /* The stream offered to the model function (contractc_loop_t.stream):
+     * one per call, for the run's one contract. */
+    const bool streaming = loop->stream && !rt->text_is_call && rt->set.count == 1;
+    contractc_stream_t *stream = NULL;
     st = CONTRACTC_REJECTED;
 
     for (unsigned i = 0; i < max_attempts; i++) {
@@ -714,6 +742,15 @@ static contractc_status_t loop_run(const contractc_loop_t *loop, run_tools_t *rt
         contractc_model_reply_t reply;
         memset(&reply, 0, sizeof reply);
         reply.max_tokens = max_tokens;
+        contractc_stream_free(stream);
+        stream = NULL;
+        if (streaming &&
+            !(stream = contractc_stream_new(loop->contract, source, source_len, options))) {
+            decision->attempt_count--; /* no call was made */
+            st = CONTRACTC_ENOMEM;     /* the source was checked above */
+            goto done;
+        }
+        reply.stream = stream;
         int rc = loop->model(loop->model_user, transcript, &reply);
         copy_fixed(at->finish_reason, sizeof at->finish_reason, reply.finish_reason,
                    sizeof reply.finish_reason);
@@ -727,6 +764,13 @@ static contractc_status_t loop_run(const contractc_loop_t *loop, run_tools_t *rt
             copy_fixed(reply.error, sizeof reply.error,
                        "the model function returned a tool call without an id, a name or "
                        "its arguments' bytes", SIZE_MAX);
+        }
+        if (rc == 0 && reply.stopped &&
+            (reply.tool_call_count || !stream || contractc_stream_dead_at(stream) == SIZE_MAX)) {
+            rc = -1;
+            copy_fixed(reply.error, sizeof reply.error,
+                       "the model function stopped a reply that its stream had not found dead",
+                       SIZE_MAX);
         }
         if (rc != 0) {
             at->outcome = CONTRACTC_ATTEMPT_MODEL_ERROR;
@@ -787,7 +831,16 @@ static contractc_status_t loop_run(const contractc_loop_t *loop, run_tools_t *rt
             st = CONTRACTC_REJECTED;
             continue;
         }
-        st = text_parse(loop, rt, text, reply.len, source, source_len, &problems);
+        if (reply.stopped) {
+            /* Stopped at DEAD: the stream's problems, those found before
+             * the cut (§18), for the bytes the model function fed. */
+            at->stopped = true;
+            at->stopped_at = contractc_stream_dead_at(stream);
+            at->received = reply.len;
+            st = contractc_stream_finish(stream, rt->records[0], &problems);
+        } else {
+            st = text_parse(loop, rt, text, reply.len, source, source_len, &problems);
+        }
         at->fenced = problems.fenced;
         if (st == CONTRACTC_OK) {
             at->outcome = CONTRACTC_ATTEMPT_ACCEPTED;
@@ -825,7 +878,8 @@ static contractc_status_t loop_run(const contractc_loop_t *loop, run_tools_t *rt
         }
         /* The rejected reply, as the model wrote it, stays in the
          * conversation (cut to echo_max_bytes, said by a marker). */
-        st = add_echo(transcript, text, reply.len, echo_max);
+        st = reply.stopped ? add_echo_stopped(transcript, text, reply.len, echo_max)
+                           : add_echo(transcript, text, reply.len, echo_max);
         if (st != CONTRACTC_OK)
             goto done;
         last_index = transcript->count_ - 1;
@@ -858,6 +912,7 @@ static contractc_status_t loop_run(const contractc_loop_t *loop, run_tools_t *rt
     st = CONTRACTC_REJECTED;
 
 done:
+    contractc_stream_free(stream);
     contractc_problems_clear(&problems);
     contractc_problems_clear(&last);
     cc_free(a, scratch, rt->scratch_size);

@@ -605,6 +605,58 @@ START_TEST(a_version_that_is_not_a_positive_integer_is_a_bad_line)
 }
 END_TEST
 
+#define STOPPED_(at, received)                                                             \
+    "{\"outcome\":\"rejected\",\"fenced\":false,\"finish_reason\":null,\"problems\":[{\"path\":"  \
+    "\"$.amount\",\"kind\":\"format\",\"rule\":null}],\"stopped_at\":" at ",\"received\":"     \
+    received "}"
+
+/* Streamed replies stopped when dead (§18, "Streaming in the loop"):
+ * counted with the bytes they had received and the bytes before their
+ * first dead one; a pair that the writer cannot have written is a bad line. */
+START_TEST(stopped_streams_are_counted_with_their_bytes)
+{
+    static const char log[] =
+        LINE("2026-12-07T09:00:00Z", H1, "m1", "[" STOPPED_("41", "48") "," OK_ "]", "accepted", "")
+        LINE("2026-12-07T09:01:00Z", H1, "m1", "[" STOPPED_("41", "56") "," AMOUNT_ "," OK_ "]",
+             "accepted", "")
+        LINE("2026-12-07T09:02:00Z", H1, "m1", "[" AMOUNT_ "," OK_ "]", "accepted", "")
+        LINE("2026-12-07T09:03:00Z", H1, "m1", "[" STOPPED_("48", "48") "," OK_ "]", "accepted", "")
+        LINE("2026-12-07T09:04:00Z", H1, "m1", "[" STOPPED_("-1", "48") "," OK_ "]", "accepted", "")
+        LINE("2026-12-07T09:05:00Z", H1, "m1", "[{\"outcome\":\"rejected\",\"fenced\":false,"
+             "\"finish_reason\":null,\"problems\":[],\"stopped_at\":3}," OK_ "]", "accepted", "");
+    char *path = write_temp("stopped.log", log);
+    char *argv[] = {path, "--json"};
+    char *out, *err;
+    ck_assert_int_eq(run_stats(2, argv, &out, &err), 0);
+    cJSON *j = cJSON_Parse(out);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_near(num(j, "decisions"), 3);
+    ck_assert_near(num(j, "bad_lines"), 3);
+    for (int line = 4; line <= 6; line++) {
+        char want[200];
+        snprintf(want, sizeof want,
+                 "stopped.log:%d: bad line: an attempt's \"stopped_at\" and \"received\" are not "
+                 "byte counts of a rejected reply, the first less than the second\n", line);
+        ck_assert_msg(strstr(err, want) != NULL, "stderr lacks \"%s\":\n%s", want, err);
+    }
+    const cJSON *all = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "contracts"), 0), "all");
+    ck_assert_near(num(all, "stopped"), 2);
+    ck_assert_near(num(all, "stopped_received"), 104);
+    ck_assert_near(num(all, "stopped_at"), 82);
+    ck_assert_near(num(all, "rejected"), 4);
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+    char *targv[] = {path};
+    ck_assert_int_eq(run_stats(1, targv, &out, &err), 0);
+    ck_assert_msg(strstr(out, "  stopped when dead (streamed): 2 replies, 104 bytes received, the "
+                              "first dead byte at 82 of them\n") != NULL, "%s", out);
+    free(out);
+    free(err);
+    remove(path);
+}
+END_TEST
+
 #define ALINE(body) "{\"log\":\"contractc-log/1\",\"time\":\"2025-05-01T09:00:00Z\"," body "}\n"
 #define REST_ "\"contract\":\"c\",\"version\":1,\"hash\":\"" H1 "\",\"attempts\":[" OK_ "],\"outcome\":\"accepted\""
 
@@ -824,6 +876,7 @@ int main(void)
     tcase_add_test(t, lines_the_writer_cannot_have_written_are_bad_lines);
     tcase_add_test(t, a_line_over_the_cap_is_a_bad_line);
     tcase_add_test(t, control_characters_from_the_log_are_printed_escaped);
+    tcase_add_test(t, stopped_streams_are_counted_with_their_bytes);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -940,6 +940,209 @@ START_TEST(a_turn_of_tool_calls_survives_every_allocation_failure)
 }
 END_TEST
 
+/* ---- streaming in the loop (docs/contract-language.md §18) ----------------
+ * A model that streams: each step's text is fed to reply->stream in
+ * chunks of `chunk` bytes, as a client would feed what arrives, and the
+ * model stops receiving when a feed says DEAD (unless `ignore_dead`). */
+typedef struct streamer {
+    const char *const *replies;
+    size_t count, calls, chunk;
+    bool ignore_dead, claim_stopped; /* claim_stopped: say stopped, never dead */
+    bool had_stream[4];
+    char *seen_m2[4];
+} streamer_t;
+
+static int streaming_model(void *user, const contractc_transcript_t *t,
+                           contractc_model_reply_t *reply)
+{
+    streamer_t *m = user;
+    size_t i = m->calls++;
+    ck_assert_uint_lt(i, m->count);
+    const contractc_message_t *m2 = contractc_transcript_at(t, -2);
+    if (i < 4) {
+        m->had_stream[i] = reply->stream != NULL;
+        m->seen_m2[i] = m2 ? strdup(m2->text) : NULL;
+    }
+    const char *text = m->replies[i];
+    size_t len = strlen(text), fed = 0;
+    while (reply->stream && fed < len) {
+        size_t n = len - fed < m->chunk ? len - fed : m->chunk;
+        contractc_stream_state_t state = contractc_stream_feed(reply->stream, text + fed, n);
+        fed += n;
+        if (state == CONTRACTC_STREAM_DEAD && !m->ignore_dead) {
+            reply->stopped = true;
+            break;
+        }
+    }
+    if (m->claim_stopped)
+        reply->stopped = true;
+    snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", reply->stopped ? "" : "stop");
+    reply->text = text;
+    reply->len = reply->stopped && !m->claim_stopped ? fed : len;
+    return 0;
+}
+
+static void streamer_free(streamer_t *m)
+{
+    for (size_t i = 0; i < 4; i++)
+        free(m->seen_m2[i]);
+}
+
+static contractc_status_t run_streamed(streamer_t *m, bool stream, contractc_transcript_t *t,
+                                       refund_request_t *rec, contractc_decision_t *d,
+                                       const contractc_options_t *options)
+{
+    contractc_transcript_init(t, options ? options->allocator : NULL);
+    contractc_status_t st = contractc_transcript_begin(t, &refund_request_contract,
+                                                       refund_request_prompt,
+                                                       refund_request_prompt_len, email,
+                                                       strlen(email));
+    memset(rec, 0, sizeof *rec);
+    memset(d, 0, sizeof *d);
+    if (st != CONTRACTC_OK)
+        return st;
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = streaming_model;
+    loop.model_user = m;
+    loop.options = options;
+    loop.stream = stream;
+    return contractc_loop_run(&loop, t, email, strlen(email), rec, d);
+}
+
+START_TEST(a_streamed_reply_stopped_when_dead_is_repaired_from_the_problems_before_the_cut)
+{
+    static const char *const replies[] = {comma_reply, good_reply};
+    streamer_t m = {replies, 2, 0, 8, false, false, {0}, {0}};
+    contractc_transcript_t t;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(run_streamed(&m, true, &t, &rec, &d, NULL), CONTRACTC_OK);
+    ck_assert_uint_eq(m.calls, 2);
+    ck_assert(m.had_stream[0] && m.had_stream[1]);
+    /* Dead at the amount's closing quote: the first byte after which no
+     * reply could be accepted; the model read on to the end of that chunk
+     * of 8 bytes and no further. */
+    const size_t dead = (size_t)(strstr(comma_reply, "1.250,00\"") - comma_reply) + 8;
+    const size_t received = (dead / 8 + 1) * 8;
+    ck_assert_uint_lt(received, strlen(comma_reply));
+    ck_assert_uint_eq(d.attempt_count, 2);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_REJECTED);
+    ck_assert(d.attempts[0].stopped);
+    ck_assert_uint_eq(d.attempts[0].stopped_at, dead);
+    ck_assert_uint_eq(d.attempts[0].received, received);
+    /* Its problems are the amount's alone: nothing for the end cut off. */
+    ck_assert_uint_eq(d.attempts[0].problem_count, 1);
+    ck_assert_str_eq(d.attempts[0].problems[0].path, "$.amount");
+    ck_assert_int_eq(d.attempts[0].problems[0].kind, CONTRACTC_KIND_FORMAT);
+    ck_assert(!d.attempts[1].stopped);
+    ck_assert_int_eq(d.attempts[1].outcome, CONTRACTC_ATTEMPT_ACCEPTED);
+    ck_assert_int_eq(rec.amount, 125000);
+    /* The model saw the bytes it sent, the marker, and the complaint. */
+    char echo[256];
+    snprintf(echo, sizeof echo, "%.*s\n[... reply stopped here]", (int)received, comma_reply);
+    ck_assert_str_eq(m.seen_m2[1], echo);
+    ck_assert_str_eq(contractc_transcript_at(&t, -2)->text, comma_repair);
+    /* The log keeps where it was dead and what was read. */
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    e.time = "2026-12-07T10:00:00Z";
+    char *line = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(contractc_log_format(&d, &e, &rec, NULL, NULL, &line, &len), CONTRACTC_OK);
+    char want[64];
+    snprintf(want, sizeof want, "\"stopped_at\":%zu,\"received\":%zu}", dead, received);
+    ck_assert_msg(strstr(line, want) != NULL, "%s", line);
+    ck_assert_int_eq(strstr(strstr(line, want) + strlen(want), "stopped_at") == NULL, 1);
+    free(line);
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    streamer_free(&m);
+}
+END_TEST
+
+START_TEST(a_stream_fed_to_the_end_or_not_offered_changes_nothing)
+{
+    static const char *const replies[] = {comma_reply, good_reply};
+    for (int mode = 0; mode < 2; mode++) {
+        /* mode 0: offered, fed whole, DEAD ignored; 1: not offered. */
+        streamer_t m = {replies, 2, 0, 8, mode == 0, false, {0}, {0}};
+        contractc_transcript_t t;
+        refund_request_t rec;
+        contractc_decision_t d;
+        ck_assert_int_eq(run_streamed(&m, mode == 0, &t, &rec, &d, NULL), CONTRACTC_OK);
+        ck_assert(m.had_stream[0] == (mode == 0));
+        ck_assert(!d.attempts[0].stopped);
+        ck_assert_uint_eq(d.attempts[0].stopped_at, 0);
+        ck_assert_str_eq(m.seen_m2[1], comma_reply); /* no marker */
+        ck_assert_str_eq(contractc_transcript_at(&t, -2)->text, comma_repair);
+        refund_request_free(&rec);
+        contractc_decision_free(&d);
+        contractc_transcript_clear(&t);
+        streamer_free(&m);
+    }
+}
+END_TEST
+
+START_TEST(a_model_function_that_claims_a_stop_its_stream_did_not_see_is_a_model_error)
+{
+    static const char *const replies[] = {good_reply, good_reply, good_reply};
+    streamer_t m = {replies, 3, 0, 8, false, true, {0}, {0}};
+    contractc_transcript_t t;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(run_streamed(&m, true, &t, &rec, &d, NULL), CONTRACTC_REJECTED);
+    ck_assert_int_eq(d.outcome, CONTRACTC_OUTCOME_FAILED);
+    ck_assert_uint_eq(d.attempt_count, 3);
+    ck_assert_int_eq(d.attempts[2].outcome, CONTRACTC_ATTEMPT_MODEL_ERROR);
+    ck_assert_str_eq(d.attempts[2].error,
+                     "the model function stopped a reply that its stream had not found dead");
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    streamer_free(&m);
+}
+END_TEST
+
+START_TEST(a_streamed_run_survives_every_allocation_failure)
+{
+    static const char *const replies[] = {comma_reply, good_reply};
+    long ok_runs = 0, enomem_runs = 0;
+    for (long fail = 1; fail < 600; fail++) {
+        counting_t c = {0, 0, fail, 0};
+        contractc_allocator_t a = {count_alloc, count_free, &c};
+        contractc_options_t options;
+        memset(&options, 0, sizeof options);
+        options.allocator = &a;
+        streamer_t m = {replies, 2, 0, 8, false, false, {0}, {0}};
+        contractc_transcript_t t;
+        refund_request_t rec;
+        contractc_decision_t d;
+        contractc_status_t st = run_streamed(&m, true, &t, &rec, &d, &options);
+        if (st == CONTRACTC_OK)
+            ck_assert_int_eq(rec.amount, 125000);
+        contractc_record_free(&refund_request_contract, &rec);
+        contractc_decision_free(&d);
+        contractc_transcript_clear(&t);
+        streamer_free(&m);
+        /* A feed that ran out of memory says ERROR, not DEAD: that model
+         * reads to the end and the loop parses the whole reply. */
+        ck_assert_msg(st == CONTRACTC_OK || st == CONTRACTC_ENOMEM, "failing allocation %ld: %s",
+                      fail, contractc_status_name(st));
+        ck_assert_msg(c.live == 0 && c.allocs == c.frees, "failing allocation %ld leaks", fail);
+        if (st == CONTRACTC_OK)
+            ok_runs++;
+        else
+            enomem_runs++;
+        if (c.fail_at)
+            break;
+    }
+    ck_assert_int_gt(enomem_runs, 5);
+    ck_assert_int_gt(ok_runs, 0);
+}
+END_TEST
+
 START_TEST(every_allocation_failure_is_reported_and_nothing_leaks)
 {
     long ok_runs = 0, enomem_runs = 0;
@@ -1017,6 +1220,10 @@ int main(void)
     tcase_add_test(l, a_failed_model_call_keeps_its_error_class);
     tcase_add_test(l, a_long_rejected_reply_is_echoed_cut_to_16_kib_with_a_marker);
     tcase_add_test(l, every_allocation_failure_is_reported_and_nothing_leaks);
+    tcase_add_test(l, a_streamed_reply_stopped_when_dead_is_repaired_from_the_problems_before_the_cut);
+    tcase_add_test(l, a_stream_fed_to_the_end_or_not_offered_changes_nothing);
+    tcase_add_test(l, a_model_function_that_claims_a_stop_its_stream_did_not_see_is_a_model_error);
+    tcase_add_test(l, a_streamed_run_survives_every_allocation_failure);
     tcase_add_test(l, a_turn_of_tool_calls_is_answered_by_one_result_per_call_in_order);
     tcase_add_test(l, a_turn_of_tool_calls_survives_every_allocation_failure);
     tcase_add_test(l, a_tool_call_of_another_name_is_rejected_as_unknown_tool);

@@ -770,6 +770,14 @@ typedef struct contractc_attempt {
      * order (NULL / 0 for a text reply).  Owned by the decision. */
     struct contractc_attempt_tool_call *tool_calls;
     size_t tool_call_count;
+    /* A streamed reply the model function stopped receiving at DEAD
+     * (contractc_model_reply_t.stopped): stopped_at is the offset of its
+     * first dead byte (contractc_stream_dead_at), received the bytes it
+     * had received (and fed) when it stopped; both 0 when not stopped.
+     * The bytes never received are not known: a stream carries no length. */
+    bool stopped;
+    size_t stopped_at;
+    size_t received;
 } contractc_attempt_t;
 
 /* One tool call of an attempt, as the log keeps it (never the model's
@@ -841,6 +849,14 @@ typedef struct contractc_model_reply {
      * `text` is.  The chat client fills them for a response of tool calls. */
     const contractc_reply_tool_call_t *tool_calls;
     size_t tool_call_count;
+    /* Set by the loop before the call when contractc_loop_t.stream is
+     * true, else NULL: a stream of the contract (owned by the loop), for
+     * the model function to feed the reply's bytes as they arrive
+     * (contractc_stream_feed) and nothing else.  When a feed says DEAD the
+     * model function may stop receiving: it then sets `stopped` true, with
+     * text/len the bytes it fed (all of them, in order), and returns 0. */
+    contractc_stream_t *stream;
+    bool stopped;
 } contractc_model_reply_t;
 
 /* The model: reads the whole transcript and answers.  Returns 0 with a
@@ -905,6 +921,16 @@ typedef struct contractc_loop {
      * --tool` writes it.  A call of another name is rejected
      * (`unknown_tool`). */
     const char *tool_name;
+    /* Streaming (docs/contract-language.md §18, "Streaming in the loop"):
+     * true hands the model function, for a text reply, a stream of the
+     * contract in reply->stream, made for each call (with `source` and
+     * `options`), so that it can feed the reply's bytes as they arrive and
+     * stop receiving at DEAD (reply->stopped).  A stopped reply's problems
+     * are the stream's (the ones found before the cut, never one for the
+     * end cut off), its echo ends with "\n[... reply stopped here]", and
+     * its attempt keeps stopped_at and received.  Not in a toolset run.
+     * false: reply->stream stays NULL. */
+    bool stream;
 } contractc_loop_t;
 
 /*
