@@ -16,6 +16,7 @@
 #include <contractc/client.h>
 
 #include "chat_response.h"
+#include "chat_stream.h"
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
@@ -55,6 +56,13 @@ struct contractc_chat_client {
     char *anthropic_version, *key_header;
     struct curl_slist *extra; /* the caller's extra headers, copied */
     bool max_completion_tokens, no_response_format;
+    /* Streaming (docs/client.md, "Streaming"): "stream": true on every
+     * request; a text/event-stream answer is read by `events` as it
+     * arrives (in_events once a 200 with that type began), fed to the
+     * loop's stream (`parser`), and the transfer stopped when it is dead. */
+    bool stream, in_events, response_started;
+    cc_chat_stream_t events;
+    contractc_stream_t *parser;
     CURL *curl;
     char *reply;        /* the last reply text, owned until the next call */
     /* the response being received */
@@ -146,6 +154,7 @@ void contractc_chat_client_free(contractc_chat_client_t *c)
     cJSON_Delete(c->tools);
     free(c->tool_choice);
     contractc_tool_calls_free(&c->calls);
+    cc_chat_stream_free(&c->events);
     if (c->curl)
         curl_easy_cleanup(c->curl);
     free(c);
@@ -227,6 +236,11 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
         set_error(error, error_size, "schema_name and schema are required (or set no_response_format)");
         return NULL;
     }
+    if (config->stream && config->tool_count) {
+        set_error(error, error_size, "stream and tools together are not supported: a streamed "
+                                     "tool call's argument deltas are not read");
+        return NULL;
+    }
     if (config->url_query && (!config->url_query[0] || strpbrk(config->url_query, "?# \t\r\n"))) {
         set_error(error, error_size, "url_query must be a non-empty query without '?', '#' or white space");
         return NULL;
@@ -261,6 +275,7 @@ contractc_chat_client_t *contractc_chat_client_new(const contractc_chat_config_t
     }
     c->provider = config->provider;
     c->no_response_format = !send_format;
+    c->stream = config->stream;
     c->max_completion_tokens = config->use_max_completion_tokens;
     c->schema = send_format ? cJSON_ParseWithLength(config->schema, config->schema_len) : NULL;
     if (send_format && !cJSON_IsObject(c->schema)) {
@@ -653,6 +668,8 @@ static char *request_body(const contractc_chat_client_t *c, const contractc_tran
     }
     /* Number fields go in as the caller's text: no locale-dependent
      * double formatting. */
+    if (ok && c->stream)
+        ok = cJSON_AddTrueToObject(root, "stream") != NULL;
     if (ok && c->temperature)
         ok = add_number(root, "temperature", c->temperature);
     if (ok && c->seed && !anthropic)
@@ -672,10 +689,30 @@ static char *request_body(const contractc_chat_client_t *c, const contractc_tran
 
 /* ---- the response ----------------------------------------------------------- */
 
+/* A streamed answer: a 200 whose Content-Type is text/event-stream
+ * (anything else, an error or a server that ignored "stream", is read
+ * whole as usual). */
+static bool is_event_stream(CURL *curl)
+{
+    long status = 0;
+    char *type = NULL;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &type);
+    return status == 200 && type && strncasecmp(type, "text/event-stream", 17) == 0;
+}
+
 static size_t on_data(char *data, size_t size, size_t nmemb, void *user)
 {
     contractc_chat_client_t *c = user;
     size_t n = size * nmemb;
+    if (c->stream && !c->response_started) {
+        c->response_started = true;
+        c->in_events = is_event_stream(c->curl);
+    }
+    if (c->in_events)
+        /* STOP (dead) and FAILED end the transfer: libcurl stops with
+         * CURLE_WRITE_ERROR and closes the connection. */
+        return cc_chat_stream_feed(&c->events, data, n) == CC_CHAT_STREAM_GO_ON ? n : 0;
     if (n > c->max_response - c->body_len) {
         c->too_big = true;
         return 0; /* libcurl stops with CURLE_WRITE_ERROR */
@@ -755,6 +792,9 @@ static CURLcode perform(contractc_chat_client_t *c, const char *body, struct cur
     c->too_big = false;
     c->last_status = 0;
     c->headers_len = 0;
+    c->in_events = c->response_started = false;
+    cc_chat_stream_free(&c->events);
+    cc_chat_stream_init(&c->events, c->provider, c->key, c->parser, c->max_response);
     curl_error[0] = '\0';
     CURL *curl = c->curl;
     curl_easy_reset(curl);
@@ -781,6 +821,77 @@ static CURLcode perform(contractc_chat_client_t *c, const char *body, struct cur
     return rc;
 }
 
+/* A streamed try's outcome (one_try's contract).  A reply stopped when
+ * dead is a reply: its text the bytes fed, reply->stopped set.  A try
+ * whose text was fed to the loop's stream is never tried again (the
+ * stream has read it; the loop's next attempt makes a new one). */
+static int events_outcome(contractc_chat_client_t *c, CURLcode rc, long timeout_ms,
+                          bool deadline_bound, const char *curl_error,
+                          contractc_model_reply_t *reply, bool *retry)
+{
+    cc_chat_stream_t *e = &c->events;
+    const bool fed = e->fed > 0;
+    if (e->dead) {
+        c->reply = e->text ? e->text : strdup("");
+        e->text = NULL;
+        if (!c->reply) {
+            reply->error_class = CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE;
+            return cc_chat_fail(reply, "out of memory reading the stream");
+        }
+        reply->text = c->reply;
+        reply->len = e->fed;
+        reply->stopped = true;
+        snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", e->finish_reason);
+        reply->error[0] = '\0';
+        reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
+        return 0;
+    }
+    if (e->failed) {
+        reply->error_class = e->error_class;
+        *retry = !fed && e->error_class == CONTRACTC_ERROR_CLASS_HTTP_5XX;
+        return cc_chat_fail(reply, "%s", e->error);
+    }
+    if (rc == CURLE_OPERATION_TIMEDOUT) {
+        reply->error_class = CONTRACTC_ERROR_CLASS_TIMEOUT;
+        *retry = !fed && !deadline_bound;
+        return cc_chat_fail(reply, "the event stream from %s did not end within %ld ms", c->url,
+                            deadline_bound ? c->deadline_ms : timeout_ms);
+    }
+    if (rc != CURLE_OK) {
+        reply->error_class = CONTRACTC_ERROR_CLASS_NETWORK;
+        *retry = !fed;
+        return cc_chat_fail(reply, "the event stream from %s broke off: %s", c->url,
+                            curl_error[0] ? curl_error : curl_easy_strerror(rc));
+    }
+    if (!cc_chat_stream_end(e)) {
+        reply->error_class = e->error_class;
+        *retry = !fed;
+        return cc_chat_fail(reply, "%s", e->error);
+    }
+    if (e->refusal_len) {
+        /* A refusal, as in a whole response: its words scrubbed, handed on
+         * as finish_reason "refusal". */
+        size_t n = 0;
+        c->reply = cc_chat_scrub_key(c->key, e->refusal, e->refusal_len, SIZE_MAX, &n);
+        if (!c->reply) {
+            reply->error_class = CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE;
+            return cc_chat_fail(reply, "out of memory reading the stream");
+        }
+        reply->text = c->reply;
+        reply->len = n;
+        snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", "refusal");
+        reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
+        return 0;
+    }
+    c->reply = e->text;
+    e->text = NULL;
+    reply->text = c->reply;
+    reply->len = e->text_len;
+    snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", e->finish_reason);
+    reply->error_class = CONTRACTC_ERROR_CLASS_NONE;
+    return 0;
+}
+
 /* One try's outcome: 0 with a reply, or non-zero with reply->error and
  * error_class set and *retry saying whether another try can help. */
 static int one_try(contractc_chat_client_t *c, const char *body, struct curl_slist *headers,
@@ -796,6 +907,8 @@ static int one_try(contractc_chat_client_t *c, const char *body, struct curl_sli
     CURLcode rc = perform(c, body, headers, timeout_ms, curl_error);
     /* A wait the server asked for counts whatever came after its headers. */
     c->retry_after_ms = cc_chat_retry_after_ms(c->headers, c->headers_len, time(NULL));
+    if (c->in_events)
+        return events_outcome(c, rc, timeout_ms, deadline_bound, curl_error, reply, retry);
     if (rc == CURLE_OPERATION_TIMEDOUT) {
         reply->error_class = CONTRACTC_ERROR_CLASS_TIMEOUT;
         *retry = !deadline_bound; /* the deadline has passed: nothing is left */
@@ -891,6 +1004,7 @@ int contractc_chat_model(void *client, const contractc_transcript_t *transcript,
     c->last_status = 0;
     c->last_attempts = 0;
     contractc_tool_calls_free(&c->calls);
+    c->parser = c->stream ? reply->stream : NULL;
     /* The loop's limit (raised by on_truncated) wins over the configured one. */
     char *body = request_body(c, transcript, reply->max_tokens ? (long)reply->max_tokens : c->max_tokens);
     if (!body)

@@ -9,8 +9,8 @@
  * bytes first: a raw NUL byte, or the escape \u0000 in a reply's string,
  * would cut the C string cJSON hands back (and a cut reply could pass the
  * contract), so either refuses the response.  Every server text that
- * reaches an error or a finish_reason goes through server_text (the key
- * scrubbed, control characters as spaces, docs/security.md).
+ * reaches an error or a finish_reason goes through cc_chat_server_text
+ * (the key scrubbed, control characters as spaces, docs/security.md).
  */
 #define _DEFAULT_SOURCE /* timegm, strncasecmp, strdup */
 #define _XOPEN_SOURCE 700 /* strptime */
@@ -29,7 +29,7 @@ static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* True when a JSON string in the body holds the escape \u0000 (an odd run
  * of backslashes before "u0000"). */
-static bool has_nul_escape(const char *body, size_t len)
+bool cc_chat_has_nul_escape(const char *body, size_t len)
 {
     for (size_t i = 0; i + 5 < len; i++) {
         if (body[i] != '\\')
@@ -49,15 +49,15 @@ static bool has_nul_escape(const char *body, size_t len)
  * "[API key]", at most `limit` bytes of it (a mask that does not fit whole
  * is left out, and the text ends there) (malloc'd, NUL-terminated, *out_len
  * its length; NULL when out of memory).  Without a key, a plain copy. */
-static char *scrub_key(const cc_chat_response_t *c, const char *text, size_t len,
-                       size_t limit, size_t *out_len)
+char *cc_chat_scrub_key(const char *key, const char *text, size_t len, size_t limit,
+                        size_t *out_len)
 {
     static const char mask[] = "[API key]";
-    size_t kl = c->key ? strlen(c->key) : 0;
+    size_t kl = key ? strlen(key) : 0;
     size_t hits = 0;
     if (kl)
         for (size_t i = 0; i + kl <= len; i++)
-            if (memcmp(text + i, c->key, kl) == 0) {
+            if (memcmp(text + i, key, kl) == 0) {
                 hits++;
                 i += kl - 1;
             }
@@ -67,7 +67,7 @@ static char *scrub_key(const cc_chat_response_t *c, const char *text, size_t len
         return NULL;
     size_t o = 0;
     for (size_t i = 0; i < len && o < limit;) {
-        if (kl && i + kl <= len && memcmp(text + i, c->key, kl) == 0) {
+        if (kl && i + kl <= len && memcmp(text + i, key, kl) == 0) {
             if (o + sizeof mask - 1 > limit)
                 break;
             memcpy(out + o, mask, sizeof mask - 1);
@@ -86,16 +86,17 @@ static char *scrub_key(const cc_chat_response_t *c, const char *text, size_t len
 /* Copies the server's text into buf (size bytes, at most `max` of text):
  * the key replaced first, then cut, control characters as spaces, and a
  * tail that is a prefix of the key (4 characters or more, which the cut can
- * leave) dropped, again until the tail is none.  This is the one way a server text reaches an error
- * message, a finish_reason or the log (docs/security.md). */
-static void server_text(const cc_chat_response_t *c, char *buf, size_t size, size_t max,
-                        const char *text, size_t len)
+ * leave) dropped, again until the tail is none.  This is the one way a
+ * server text reaches an error message, a finish_reason or the log
+ * (docs/security.md). */
+void cc_chat_server_text(const char *key, char *buf, size_t size, size_t max, const char *text,
+                         size_t len)
 {
     if (!size)
         return;
     buf[0] = '\0';
     size_t n = 0;
-    char *clean = scrub_key(c, text, len, max < size - 1 ? max : size - 1, &n);
+    char *clean = cc_chat_scrub_key(key, text, len, max < size - 1 ? max : size - 1, &n);
     if (!clean)
         return;
     memcpy(buf, clean, n);
@@ -106,11 +107,11 @@ static void server_text(const cc_chat_response_t *c, char *buf, size_t size, siz
             buf[i] = ' ';
     /* Dropping one prefix can bare a shorter one ("sk-tesk-test-4f9c2b" cut
      * from the key "sk-test-4f9c2b..." leaves "sk-te"): until none is left. */
-    size_t kl = c->key ? strlen(c->key) : 0;
+    size_t kl = key ? strlen(key) : 0;
     for (bool again = kl > 4; again;) {
         again = false;
         for (size_t k = kl - 1; k >= 4; k--)
-            if (n >= k && memcmp(buf + n - k, c->key, k) == 0) {
+            if (n >= k && memcmp(buf + n - k, key, k) == 0) {
                 n -= k;
                 buf[n] = '\0';
                 again = true;
@@ -152,6 +153,14 @@ static bool is_string(const cJSON *j, const char *s)
     return cJSON_IsString(j) && strcmp(j->valuestring, s) == 0;
 }
 
+const char *cc_chat_anthropic_stop(const char *r)
+{
+    return strcmp(r, "end_turn") == 0 || strcmp(r, "stop_sequence") == 0 ? "stop"
+           : strcmp(r, "max_tokens") == 0                              ? "max_tokens"
+           : strcmp(r, "refusal") == 0                                 ? "refusal"
+                                                                       : NULL;
+}
+
 /* Anthropic Messages: the text blocks of `content`, joined, and
  * `stop_reason` as the loop's finish reasons: end_turn and stop_sequence
  * "stop", max_tokens "max_tokens" (truncated), refusal "refusal" (the text,
@@ -159,7 +168,7 @@ static bool is_string(const cJSON *j, const char *s)
 static int read_anthropic(cc_chat_response_t *c, const cJSON *root,
                           contractc_model_reply_t *reply)
 {
-    if (has_nul_escape(c->body, c->body_len))
+    if (cc_chat_has_nul_escape(c->body, c->body_len))
         return cc_chat_fail(reply, "the response holds U+0000 in a string; the reply cannot be "
                                    "passed on intact");
     const cJSON *content = cJSON_GetObjectItemCaseSensitive(root, "content");
@@ -168,14 +177,12 @@ static int read_anthropic(cc_chat_response_t *c, const cJSON *root,
         return cc_chat_fail(reply, "malformed response: no content array");
     if (cJSON_IsString(stop)) {
         const char *r = stop->valuestring;
-        const char *mapped = strcmp(r, "end_turn") == 0 || strcmp(r, "stop_sequence") == 0 ? "stop"
-                             : strcmp(r, "max_tokens") == 0                              ? "max_tokens"
-                             : strcmp(r, "refusal") == 0                                 ? "refusal"
-                                                                                         : NULL;
+        const char *mapped = cc_chat_anthropic_stop(r);
         if (mapped)
             snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", mapped);
         else
-            server_text(c, reply->finish_reason, sizeof reply->finish_reason, SIZE_MAX, r, strlen(r));
+            cc_chat_server_text(c->key, reply->finish_reason, sizeof reply->finish_reason,
+                                SIZE_MAX, r, strlen(r));
     }
     size_t total = 0;
     const cJSON *block;
@@ -202,7 +209,7 @@ static int read_anthropic(cc_chat_response_t *c, const cJSON *root,
     }
     out[o] = '\0';
     if (strcmp(reply->finish_reason, "refusal") == 0) {
-        c->text = scrub_key(c, out, o, SIZE_MAX, &o);
+        c->text = cc_chat_scrub_key(c->key, out, o, SIZE_MAX, &o);
         free(out);
         if (!c->text)
             return cc_chat_fail(reply, "out of memory reading the response");
@@ -231,11 +238,11 @@ int cc_chat_read_response(cc_chat_response_t *c, contractc_model_reply_t *reply)
         reply->error_class = status_class(c->status, quota, retry);
         char text[CC_CHAT_SERVER_MESSAGE_MAX + 1] = "";
         if (cJSON_IsString(msg))
-            server_text(c, text, sizeof text, CC_CHAT_SERVER_MESSAGE_MAX, msg->valuestring,
-                        strlen(msg->valuestring));
+            cc_chat_server_text(c->key, text, sizeof text, CC_CHAT_SERVER_MESSAGE_MAX,
+                                msg->valuestring, strlen(msg->valuestring));
         else if (cJSON_IsString(err))
-            server_text(c, text, sizeof text, CC_CHAT_SERVER_MESSAGE_MAX, err->valuestring,
-                        strlen(err->valuestring));
+            cc_chat_server_text(c->key, text, sizeof text, CC_CHAT_SERVER_MESSAGE_MAX,
+                                err->valuestring, strlen(err->valuestring));
         cJSON_Delete(root);
         if (text[0])
             return cc_chat_fail(reply, "HTTP %ld from the endpoint: %s", c->status, text);
@@ -268,9 +275,9 @@ int cc_chat_read_response(cc_chat_response_t *c, contractc_model_reply_t *reply)
     }
     const cJSON *finish = cJSON_GetObjectItemCaseSensitive(choice, "finish_reason");
     if (cJSON_IsString(finish))
-        server_text(c, reply->finish_reason, sizeof reply->finish_reason, SIZE_MAX,
+        cc_chat_server_text(c->key, reply->finish_reason, sizeof reply->finish_reason, SIZE_MAX,
                     finish->valuestring, strlen(finish->valuestring));
-    if (has_nul_escape(c->body, c->body_len)) {
+    if (cc_chat_has_nul_escape(c->body, c->body_len)) {
         cJSON_Delete(root);
         return cc_chat_fail(reply, "the response holds U+0000 in a string; the reply cannot be "
                                    "passed on intact");
@@ -284,7 +291,8 @@ int cc_chat_read_response(cc_chat_response_t *c, contractc_model_reply_t *reply)
          * text. */
         snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", "refusal");
         size_t n = 0;
-        c->text = scrub_key(c, refusal->valuestring, strlen(refusal->valuestring), SIZE_MAX, &n);
+        c->text = cc_chat_scrub_key(c->key, refusal->valuestring, strlen(refusal->valuestring),
+                                    SIZE_MAX, &n);
         cJSON_Delete(root);
         if (!c->text)
             return cc_chat_fail(reply, "out of memory reading the response");

@@ -66,6 +66,31 @@ int cc_chat_read_response(cc_chat_response_t *r, contractc_model_reply_t *reply)
  */
 long cc_chat_retry_after_ms(const char *headers, size_t headers_len, time_t now);
 
+/* True when a JSON string in text[0..len) holds the escape \u0000 (an odd
+ * run of backslashes before "u0000"): cJSON would end the string there, so
+ * a reply cut at it could pass the contract; such a response is refused. */
+bool cc_chat_has_nul_escape(const char *text, size_t len);
+
+/* text[0..len) with every whole occurrence of `key` (NULL: none) replaced
+ * by "[API key]", at most `limit` bytes of it (a mask that does not fit
+ * whole is left out, and the text ends there): malloc'd, NUL-terminated,
+ * *out_len (may be NULL) its length; NULL when out of memory. */
+char *cc_chat_scrub_key(const char *key, const char *text, size_t len, size_t limit,
+                        size_t *out_len);
+
+/* Copies a server's text into buf (size bytes, at most `max` of text): the
+ * key replaced first, then cut, control characters as spaces, and a tail
+ * that is a prefix of the key (4 characters or more) dropped until none is
+ * left.  The one way a server text reaches an error message, a
+ * finish_reason or the log (docs/security.md). */
+void cc_chat_server_text(const char *key, char *buf, size_t size, size_t max, const char *text,
+                         size_t len);
+
+/* Anthropic's stop_reason as the loop's finish reason: end_turn and
+ * stop_sequence "stop", max_tokens "max_tokens", refusal "refusal"; NULL
+ * for any other (then passed on as sent, through cc_chat_server_text). */
+const char *cc_chat_anthropic_stop(const char *stop_reason);
+
 /* Writes the message (printf format) to reply->error, cut to fit; returns
  * 1 (a model function's failure).  error_class is the caller's to set. */
 int cc_chat_fail(contractc_model_reply_t *reply, const char *fmt, ...)

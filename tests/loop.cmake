@@ -21,6 +21,8 @@ if(TARGET contractc_chat_client)
     CONTRACTC_EXE="$<TARGET_FILE:contractc>")
   add_dependencies(test_client contractc)
   set_tests_properties(test_client PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+  # The reader of a streamed response, without a network (client/chat_stream.c).
+  contractc_check_test(test_chat_stream LIBS contractc_chat_client test_contracts PkgConfig::CJSON)
 else()
   add_test(NAME test_client COMMAND ${CMAKE_COMMAND} -E echo
     "SKIP: libcurl was not found, so the chat client (client/) and its test are not built")

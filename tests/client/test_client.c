@@ -368,6 +368,231 @@ START_TEST(the_loop_over_loopback_sends_the_schema_and_the_rejected_reply_above_
 }
 END_TEST
 
+/* ---- streaming (docs/client.md, "Streaming") --------------------------------- */
+
+/* A recorded event stream of `reply` as an OpenAI-compatible server sends
+ * it: a role chunk, `piece` bytes of content per chunk, a finish chunk and
+ * [DONE]; as the replay script's "events" array (a cJSON array). */
+static cJSON *chunk_events(const char *reply, size_t piece)
+{
+    cJSON *events = cJSON_CreateArray();
+    cJSON_AddItemToArray(events, cJSON_CreateString(
+        "{\"id\":\"chatcmpl-s\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
+        "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}"));
+    size_t len = strlen(reply);
+    for (size_t i = 0; i < len; i += piece) {
+        char text[64];
+        snprintf(text, sizeof text, "%.*s", (int)(len - i < piece ? len - i : piece), reply + i);
+        cJSON *chunk = cJSON_CreateObject();
+        cJSON_AddStringToObject(chunk, "id", "chatcmpl-s");
+        cJSON_AddStringToObject(chunk, "object", "chat.completion.chunk");
+        cJSON *choice = cJSON_CreateObject();
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(chunk, "choices"), choice);
+        cJSON_AddNumberToObject(choice, "index", 0);
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(choice, "delta"), "content", text);
+        cJSON_AddNullToObject(choice, "finish_reason");
+        char *printed = cJSON_PrintUnformatted(chunk);
+        cJSON_AddItemToArray(events, cJSON_CreateString(printed));
+        free(printed);
+        cJSON_Delete(chunk);
+    }
+    cJSON_AddItemToArray(events, cJSON_CreateString(
+        "{\"id\":\"chatcmpl-s\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
+        "\"delta\":{},\"finish_reason\":\"stop\"}]}"));
+    cJSON_AddItemToArray(events, cJSON_CreateString("[DONE]"));
+    return events;
+}
+
+/* The server's record of step n's event stream (waits for it: the server
+ * writes it once it saw the close, or sent everything). */
+static cJSON *stream_record(const server_t *s, int n)
+{
+    for (int tries = 0; tries < 300; tries++) { /* up to 3 s */
+        cJSON *reqs = requests(s);
+        const cJSON *r;
+        cJSON_ArrayForEach(r, reqs) {
+            const cJSON *st = cJSON_GetObjectItem(r, "stream");
+            if (st && cJSON_GetObjectItem(r, "n")->valueint == n) {
+                cJSON *copy = cJSON_Duplicate(st, true);
+                cJSON_Delete(reqs);
+                return copy;
+            }
+        }
+        cJSON_Delete(reqs);
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    ck_abort_msg("the replay server recorded no stream for request %d", n);
+    return NULL;
+}
+
+START_TEST(a_streamed_doomed_reply_is_cut_at_its_first_dead_byte_and_repaired)
+{
+    /* The doomed reply paced as a model streams (4 bytes a chunk, one
+     * chunk every 10 ms), then the corrected one. */
+    cJSON *script = cJSON_CreateArray();
+    cJSON *step1 = cJSON_CreateObject(), *step2 = cJSON_CreateObject();
+    cJSON_AddItemToObject(step1, "events", chunk_events(comma_reply, 4));
+    cJSON_AddNumberToObject(step1, "pace", 0.01);
+    cJSON_AddItemToObject(step2, "events", chunk_events(good_reply, 4));
+    cJSON_AddItemToArray(script, step1);
+    cJSON_AddItemToArray(script, step2);
+    char *script_text = cJSON_PrintUnformatted(script);
+    cJSON_Delete(script);
+    server_t s = start_server(script_text);
+    free(script_text);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    cfg.stream = true;
+    contractc_chat_client_t *client = client_with(&cfg);
+
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_loop_t loop;
+    memset(&loop, 0, sizeof loop);
+    loop.contract = &refund_request_contract;
+    loop.model = contractc_chat_model;
+    loop.model_user = client;
+    loop.stream = true;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(contractc_loop_run(&loop, &t, email, strlen(email), &rec, &d), CONTRACTC_OK);
+    ck_assert_int_eq(rec.amount, 125000);
+    ck_assert_uint_eq(d.attempt_count, 2);
+
+    /* Attempt 1: dead at the amount's closing quote, stopped in the chunk
+     * of 4 bytes that held it. */
+    const size_t len = strlen(comma_reply);
+    const size_t dead = (size_t)(strstr(comma_reply, "1.250,00\"") - comma_reply) + 8;
+    const size_t received = (dead / 4 + 1) * 4;
+    ck_assert(d.attempts[0].stopped);
+    ck_assert_int_eq(d.attempts[0].outcome, CONTRACTC_ATTEMPT_REJECTED);
+    ck_assert_uint_eq(d.attempts[0].stopped_at, dead);
+    ck_assert_uint_eq(d.attempts[0].received, received);
+    ck_assert_uint_eq(d.attempts[0].problem_count, 1);
+    ck_assert_str_eq(d.attempts[0].problems[0].path, "$.amount");
+    ck_assert(!d.attempts[1].stopped);
+    ck_assert_str_eq(d.attempts[1].finish_reason, "stop");
+
+    /* The server saw the close: it sent the role chunk and the content
+     * chunks up to the dead one, and at most one more (the close is looked
+     * for before each event, every 10 ms), never the rest. */
+    cJSON *st = stream_record(&s, 0);
+    const int sent = cJSON_GetObjectItem(st, "events_sent")->valueint;
+    const int total = cJSON_GetObjectItem(st, "events_total")->valueint;
+    const int sent_bytes = cJSON_GetObjectItem(st, "bytes_sent")->valueint;
+    const int total_bytes = cJSON_GetObjectItem(st, "bytes_total")->valueint;
+    const int needed = 1 + (int)(received / 4);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(st, "closed_early")));
+    ck_assert_int_ge(sent, needed);
+    ck_assert_int_le(sent, needed + 1);
+    ck_assert_int_eq(total, 1 + (int)((len + 3) / 4) + 2);
+    printf("client stream: dead at byte %zu of the %zu-byte reply, %zu bytes received; the server "
+           "sent %d of %d events (%d of %d bytes) before it saw the close\n",
+           dead, len, received, sent, total, sent_bytes, total_bytes);
+    cJSON_Delete(st);
+    st = stream_record(&s, 1);
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(st, "closed_early")));
+    cJSON_Delete(st);
+
+    /* The requests asked for a stream; the repair shows the bytes read,
+     * the marker, and the complaint. */
+    cJSON *reqs = requests(&s);
+    int posts = 0;
+    const cJSON *req;
+    cJSON_ArrayForEach(req, reqs) {
+        const cJSON *body = cJSON_GetObjectItem(req, "body");
+        if (!body)
+            continue; /* a stream record */
+        posts++;
+        ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(body, "stream")));
+        if (posts == 2) {
+            const cJSON *m = cJSON_GetObjectItem(body, "messages");
+            int n = cJSON_GetArraySize(m);
+            char echo[256];
+            snprintf(echo, sizeof echo, "%.*s\n[... reply stopped here]", (int)received, comma_reply);
+            ck_assert_str_eq(str_at(cJSON_GetArrayItem(m, n - 2), "content", NULL), echo);
+            ck_assert_str_eq(str_at(cJSON_GetArrayItem(m, n - 1), "content", NULL),
+                             "Your reply was rejected. Fix every problem and reply with the corrected "
+                             "JSON object only:\n- $.amount: \"1.250,00\" is not a decimal like "
+                             "\"1250.00\" (dot, two decimals, no separators)\n");
+        }
+    }
+    ck_assert_int_eq(posts, 2);
+    cJSON_Delete(reqs);
+
+    /* The log keeps where it was dead and how much was read. */
+    contractc_log_entry_t e;
+    memset(&e, 0, sizeof e);
+    e.time = "2026-12-07T09:30:00Z";
+    char *line = NULL;
+    ck_assert_int_eq(contractc_log_format(&d, &e, &rec, NULL, NULL, &line, NULL), CONTRACTC_OK);
+    char want[64];
+    snprintf(want, sizeof want, "\"stopped_at\":%zu,\"received\":%zu", dead, received);
+    ck_assert_msg(strstr(line, want) != NULL, "%s", line);
+    free(line);
+
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
+/* A server that ignores "stream" and answers with one JSON response is
+ * read whole; a stream that breaks off before [DONE] is a network error,
+ * not retried once its text reached the loop's stream. */
+START_TEST(a_stream_request_answered_whole_or_broken_off)
+{
+    char script[4096];
+    char *r1 = completion(good_reply, "stop");
+    cJSON *broken = chunk_events(good_reply, 16);
+    /* drop the finish chunk and [DONE]: the stream just ends */
+    cJSON_DeleteItemFromArray(broken, cJSON_GetArraySize(broken) - 1);
+    cJSON_DeleteItemFromArray(broken, cJSON_GetArraySize(broken) - 1);
+    char *b = cJSON_PrintUnformatted(broken);
+    cJSON_Delete(broken);
+    snprintf(script, sizeof script, "[{\"status\":200,\"json\":%s},{\"events\":%s}]", r1, b);
+    free(r1);
+    free(b);
+    server_t s = start_server(script);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    cfg.stream = true;
+    cfg.max_attempts = 3;
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    ck_assert_int_eq(contractc_transcript_begin(&t, &refund_request_contract, refund_request_prompt,
+                                                refund_request_prompt_len, email, strlen(email)),
+                     CONTRACTC_OK);
+    contractc_stream_t *parser = refund_request_stream_new(email, strlen(email));
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    reply.stream = parser;
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_uint_eq(reply.len, strlen(good_reply));
+    ck_assert_int_eq(memcmp(reply.text, good_reply, reply.len), 0);
+    ck_assert(!reply.stopped);
+    contractc_stream_free(parser);
+
+    parser = refund_request_stream_new(email, strlen(email));
+    memset(&reply, 0, sizeof reply);
+    reply.stream = parser;
+    ck_assert_int_ne(contractc_chat_model(client, &t, &reply), 0);
+    ck_assert_int_eq(reply.error_class, CONTRACTC_ERROR_CLASS_NETWORK);
+    ck_assert_msg(strncmp(reply.error, "the event stream ended before its end ([DONE]) after ", 53) == 0,
+                  "%s", reply.error);
+    ck_assert_uint_eq(contractc_chat_last_attempts(client), 1);
+    contractc_stream_free(parser);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+}
+END_TEST
+
 /* ---- failures: one row per response ---------------------------------------- */
 typedef struct failure_row {
     const char *name;
@@ -1565,6 +1790,8 @@ int main(void)
     tcase_add_test(t, openai_two_calls_one_rejected_go_back_as_one_turn_and_two_results);
     tcase_add_test(t, anthropic_two_calls_one_rejected_go_back_as_tool_use_blocks_and_tool_results);
     tcase_add_test(t, tool_configurations_are_checked);
+    tcase_add_test(t, a_streamed_doomed_reply_is_cut_at_its_first_dead_byte_and_repaired);
+    tcase_add_test(t, a_stream_request_answered_whole_or_broken_off);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

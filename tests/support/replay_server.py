@@ -18,6 +18,11 @@ SCRIPT.json is a JSON array; the n-th request gets the n-th entry:
     {"headers": {"Retry-After": "1"}}     extra response headers
     {"body_delay": 2.0, ...}              send the headers and the first half
                                           of the body, wait, then the rest
+    {"events": ["...", ...], "pace": 0.01}
+                                          a text/event-stream (chunked): each
+                                          string as one event, "data: S" and a
+                                          blank line, one every `pace` seconds,
+                                          as a model streams; see below
 After the script is used up, every request gets HTTP 500 with the error
 message "replay script exhausted".
 
@@ -26,6 +31,13 @@ before the response is sent: {"n", "method", "path", "headers" (names in
 lower case), "body" (parsed JSON, or null), "raw" (the body as text when it
 is not JSON), "t" (time.time() when the request was read, seconds)}.
 
+For an "events" step, once the stream ends (all sent, or the client closed
+the connection: looked for before each event), REQUESTS.jsonl also gets
+{"n", "stream": {"events_sent", "events_total", "bytes_sent", "bytes_total",
+"closed_early"}}: the events and bytes of event text (the "data: ..." lines
+and blank lines, not the chunk framing) sent before the close was seen,
+against those of the whole recording.
+
 PORT gets the port number once the server listens (written to a temporary
 name, then renamed, so a reader never sees half of it).  Port 0 (the
 default) lets the system choose.  The server runs until it is killed.
@@ -33,6 +45,8 @@ default) lets the system choose.  The server runs until it is killed.
 import argparse
 import json
 import os
+import select
+import socket
 import socketserver
 import threading
 import time
@@ -80,6 +94,9 @@ def main():
                 "status": 500, "json": {"error": {"message": "replay script exhausted"}}}
             if step.get("delay"):
                 time.sleep(float(step["delay"]))
+            if "events" in step:
+                self.send_events(n, step)
+                return
             if "json" in step:
                 out = json.dumps(step["json"]).encode("utf-8")
                 ctype = "application/json"
@@ -108,6 +125,52 @@ def main():
                 self.wfile.write(out)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a time-out test)
+
+        def peer_closed(self):
+            """True when the client has closed its side (readable, no bytes)."""
+            conn = self.connection
+            readable, _, _ = select.select([conn], [], [], 0)
+            if not readable:
+                return False
+            try:
+                return conn.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                return True
+
+        def send_events(self, n, step):
+            frames = [("data: " + e + "\n\n").encode("utf-8") for e in step["events"]]
+            pace = float(step.get("pace", 0))
+            sent = sent_bytes = 0
+            closed = False
+            try:
+                self.send_response(int(step.get("status", 200)))
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.send_header("Cache-Control", "no-cache")
+                self.end_headers()
+                self.wfile.flush()
+                for frame in frames:
+                    if pace:
+                        time.sleep(pace)
+                    if self.peer_closed():
+                        closed = True
+                        break
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(frame), frame))
+                    self.wfile.flush()
+                    sent += 1
+                    sent_bytes += len(frame)
+                if not closed:
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+            self.close_connection = True
+            with lock:
+                record.write(json.dumps({"n": n, "stream": {
+                    "events_sent": sent, "events_total": len(frames),
+                    "bytes_sent": sent_bytes, "bytes_total": sum(len(f) for f in frames),
+                    "closed_early": closed}}) + "\n")
+                record.flush()
 
     class Server(ThreadingHTTPServer):
         def server_bind(self):

@@ -156,6 +156,21 @@ typedef struct contractc_chat_config {
     const contractc_chat_tool_t *tools;
     size_t tool_count;
     const char *tool_choice;
+    /* Streaming (docs/client.md, "Streaming"): every request carries
+     * "stream": true, and a text/event-stream answer (server-sent events:
+     * OpenAI-compatible `choices[0].delta.content` chunks ending with
+     * `[DONE]`; Anthropic `content_block_delta` text deltas ending with
+     * `message_stop`) is read as it arrives.  In a loop run with
+     * contractc_loop_t.stream, each piece of text is fed to the loop's
+     * stream (reply->stream), and the transfer is stopped, the connection
+     * closed, as soon as the reply is dead: the reply is then the bytes
+     * received, reply->stopped true, and the loop repairs it from the
+     * problems found before the cut.  An answer that is not an event
+     * stream (an error, a server that ignores "stream") is read whole.  A
+     * try whose text reached the loop's stream is not retried.  Not with
+     * tools (tool-call argument deltas are not read): a configuration
+     * error. */
+    bool stream;
 } contractc_chat_config_t;
 
 typedef struct contractc_chat_client contractc_chat_client_t;
