@@ -262,14 +262,23 @@ cc_chat_stream_step_t cc_chat_stream_feed(cc_chat_stream_t *s, const char *bytes
         return fail(s, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE, "the response is over %zu bytes",
                     s->max_bytes);
     size_t i = 0;
-    if (!s->bom_checked_ && len) {
-        /* A byte order mark may open the stream and is not part of it
-         * (looked for in the first chunk, which is never that short). */
-        s->bom_checked_ = true;
-        if (len >= 3 && memcmp(bytes, "\xEF\xBB\xBF", 3) == 0)
-            i = 3;
-    }
     s->bytes += len;
+    /* A byte order mark may open the stream and is not part of it: its
+     * bytes are held back until it is whole, or until a byte shows it is
+     * not one (then they are the line's first bytes), whatever the cuts. */
+    for (; !s->bom_done_ && i < len; i++) {
+        static const char bom[] = "\xEF\xBB\xBF";
+        if (bytes[i] == bom[s->bom_]) {
+            if (++s->bom_ == 3)
+                s->bom_done_ = true;
+            continue;
+        }
+        s->bom_done_ = true;
+        if (s->bom_ && !append(&s->line_, &s->line_len_, &s->line_cap_, bom, s->bom_))
+            return fail(s, CONTRACTC_ERROR_CLASS_MALFORMED_RESPONSE,
+                        "out of memory reading the stream");
+        break;
+    }
     for (; i < len; i++) {
         char c = bytes[i];
         if (c == '\n' && s->cr_) { /* the LF of a CRLF */

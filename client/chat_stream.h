@@ -64,7 +64,8 @@ typedef struct cc_chat_stream {
     size_t line_len_, line_cap_, data_cap_, text_cap_, refusal_cap_;
     char *data_;
     size_t data_len_;
-    bool cr_, has_data_, bom_checked_;
+    bool cr_, has_data_, bom_done_;
+    unsigned bom_;                /* bytes of a byte order mark held back */
 } cc_chat_stream_t;
 
 /* A reader for `provider`'s events (key, parser and max_bytes as above;

@@ -24,6 +24,8 @@
 #                          kind)
 #   client_response        tests/data/client/responses (recorded HTTP
 #                          responses of the providers)
+#   client_stream          tests/data/client/streams (recorded event
+#                          streams of the providers)
 cmake_minimum_required(VERSION 3.21)
 foreach(var SOURCE_DIR OUTPUT_DIR)
   if(NOT DEFINED ${var})
@@ -31,7 +33,8 @@ foreach(var SOURCE_DIR OUTPUT_DIR)
   endif()
 endforeach()
 set(_data ${SOURCE_DIR}/tests/data)
-set(_targets reader differential generated validate contract stats client_response stream)
+set(_targets reader differential generated validate contract stats client_response stream
+    client_stream)
 
 foreach(t IN LISTS _targets)
   file(REMOVE_RECURSE ${OUTPUT_DIR}/${t})
@@ -208,6 +211,14 @@ foreach(f IN LISTS _files)
   if(NOT _name STREQUAL "README.md")
     _seed(client_response ${_name} SRC ${f})
   endif()
+endforeach()
+
+# The providers' recorded event streams.
+file(GLOB _files ${_data}/client/streams/*.sse)
+list(SORT _files)
+foreach(f IN LISTS _files)
+  get_filename_component(_name ${f} NAME)
+  _seed(client_stream ${_name} SRC ${f})
 endforeach()
 
 set(_summary "")

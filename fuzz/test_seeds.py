@@ -50,7 +50,7 @@ if seeds != tree(second):
     fail("two runs of fuzz/seeds.cmake wrote different files")
 
 targets = ["reader", "differential", "generated", "validate", "contract", "stats",
-           "client_response", "stream"]
+           "client_response", "stream", "client_stream"]
 by_target = {t: {} for t in targets}
 for rel, body in seeds.items():
     if rel == "seeds.txt":
@@ -120,6 +120,13 @@ for path in responses:
 if len(by_target["client_response"]) != len(responses):
     fail("fuzz_client_response has %d seeds for %d recorded responses" %
          (len(by_target["client_response"]), len(responses)))
+
+streams = sorted(glob.glob(os.path.join(data, "client", "streams", "*.sse")))
+for path in streams:
+    has("client_stream", read(path), os.path.relpath(path, root))
+if len(by_target["client_stream"]) != len(streams):
+    fail("fuzz_client_stream has %d seeds for %d recorded streams" %
+         (len(by_target["client_stream"]), len(streams)))
 
 for msg in failures:
     print("FAILED:", msg)

@@ -45,8 +45,8 @@ configure_fuzz() {
 }
 # Inputs up to 4 KiB, contracts up to 16 KiB (room for the named types that
 # expand, which fuzz_contract's size budget catches), HTTP responses up to
-# 8 KiB (the recorded ones are up to 5 KiB).
-max_len() { case $1 in contract) echo 16384 ;; client_response) echo 8192 ;; *) echo 4096 ;; esac; }
+# 8 KiB (the recorded ones are up to 5 KiB), event streams as much.
+max_len() { case $1 in contract) echo 16384 ;; client_response | client_stream) echo 8192 ;; *) echo 4096 ;; esac; }
 # Memory: libFuzzer fails a run past 2 GiB of RSS, or on any one malloc
 # over 512 MiB (an allocation sized by the input, before it shows as RSS).
 mem_limits=(-rss_limit_mb=2048 -malloc_limit_mb=512)
@@ -81,6 +81,7 @@ targets=(reader differential generated validate contract)
 targets+=(stats)
 targets+=(client_response)
 targets+=(stream)
+targets+=(client_stream)
 cmake --build "$fb" -j2 --target "${targets[@]/#/fuzz_}"
 
 # iterations per target: the JSON-only targets run ~10,000 inputs a second,
@@ -89,6 +90,7 @@ declare -A runs=([reader]=200000 [differential]=200000 [generated]=20000 [valida
 runs[stats]=20000
 runs[client_response]=300000 # ~30,000 a second from the seeds
 runs[stream]=5000 # eight contracts, and each reply fed one byte at a time too
+runs[client_stream]=50000 # ~2,500 a second: each stream read 8 times, the parser fed its text
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 summary=()
