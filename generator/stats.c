@@ -1485,7 +1485,7 @@ static bool print_text(stats_t *s, cc_buf_t *out)
         if (g->all.stopped)
             cc_buf_printf(out,
                           "  stopped when dead (streamed): %zu repl%s, %zu bytes received, "
-                          "the first dead byte at %zu of them\n",
+                          "%zu of them before the first dead byte\n",
                           g->all.stopped, g->all.stopped == 1 ? "y" : "ies",
                           g->all.stopped_received, g->all.stopped_at);
         print_counts_line(out, "model errors by class", &g->error_classes, NULL);

@@ -18,6 +18,11 @@
  *           wrong answer, so no repair turn is sent (it could not help);
  *           the decision ends `truncated` and goes to a person (its third
  *           recorded reply is never asked for).
+ *   A-1063s A-1063 again, the model streaming its reply 8 bytes at a time
+ *           (loop.stream): "1.250,00" is dead at its closing quote, so the
+ *           model stops after 40 of its 107 bytes; the repair
+ *           turn shows the bytes read, "[... reply stopped here]" and the
+ *           problem with $.amount, and the corrected reply is accepted.
  *
  *   usage: refund_loop_example [DATA_DIR [LOG]]
  *          (defaults: data/loop beside this file; refund-decisions.log in
@@ -115,13 +120,32 @@ static void shown_path(const char *dir, const char *name, char *out, size_t size
 
 /* ---- the scripted model --------------------------------------------------
  * Answers the i-th call with the i-th recorded reply.  It looks at the
- * transcript only to show that it receives the whole conversation. */
+ * transcript only to show that it receives the whole conversation.  A
+ * reply FILE~N is streamed: fed to the loop's stream (reply->stream) N
+ * bytes at a time, as a streaming client feeds what arrives, and not read
+ * further once the stream says DEAD (reply->stopped). */
 typedef struct scripted {
     const char *dir;
     char *tokens[MAX_REPLIES];
     size_t count, calls;
     char *current; /* the reply handed out last: valid until the next call */
+    size_t whole[MAX_REPLIES]; /* each streamed reply's length, for the output */
 } scripted_t;
+
+/* Feeds text[0..len) to `stream` `chunk` bytes at a time; returns how many
+ * bytes were fed before it said DEAD (len when it never did). */
+static size_t stream_reply(contractc_stream_t *stream, const char *text, size_t len, size_t chunk)
+{
+    size_t fed = 0;
+    while (fed < len) {
+        size_t n = len - fed < chunk ? len - fed : chunk;
+        contractc_stream_state_t state = contractc_stream_feed(stream, text + fed, n);
+        fed += n;
+        if (state == CONTRACTC_STREAM_DEAD)
+            return fed;
+    }
+    return len;
+}
 
 static int scripted_model(void *user, const contractc_transcript_t *transcript,
                           contractc_model_reply_t *reply)
@@ -145,6 +169,10 @@ static int scripted_model(void *user, const contractc_transcript_t *transcript,
     }
     char name[256];
     snprintf(name, sizeof name, "%s", token);
+    char *tilde = strchr(name, '~');
+    size_t chunk = tilde ? (size_t)strtoul(tilde + 1, NULL, 10) : 0;
+    if (tilde)
+        *tilde = '\0';
     char *at = strchr(name, '@');
     snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", at ? at + 1 : "stop");
     if (at)
@@ -157,6 +185,15 @@ static int scripted_model(void *user, const contractc_transcript_t *transcript,
     }
     reply->text = s->current;
     reply->len = len;
+    if (chunk && reply->stream) {
+        size_t fed = stream_reply(reply->stream, s->current, len, chunk);
+        if (fed < len || contractc_stream_dead_at(reply->stream) != SIZE_MAX) {
+            reply->stopped = true; /* the rest is never read */
+            reply->len = fed;
+            reply->finish_reason[0] = '\0';
+        }
+        s->whole[s->calls - 1] = len;
+    }
     return 0;
 }
 
@@ -269,6 +306,7 @@ int main(int argc, char **argv)
         loop.model_user = &model;
         loop.escalate = to_a_person;
         loop.escalate_user = record_id;
+        loop.stream = true; /* offered; the model streams the replies marked ~N */
         refund_request_t rec;
         contractc_decision_t decision;
         memset(&decision, 0, sizeof decision);
@@ -297,6 +335,9 @@ int main(int argc, char **argv)
                 printf(" finish_reason %s", a->finish_reason);
             if (a->fenced)
                 printf(" fenced");
+            if (a->stopped)
+                printf(" (streamed: dead at byte %zu, stopped after %zu of %zu bytes)",
+                       a->stopped_at, a->received, i < MAX_REPLIES ? model.whole[i] : 0);
             for (size_t k = 0; k < a->problem_count; k++)
                 printf(" %s[%s]", a->problems[k].path, contractc_kind_name(a->problems[k].kind));
             printf("\n");
