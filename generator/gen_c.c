@@ -348,7 +348,7 @@ static void emit_value_types(emit_t *e, const cc_value_t *v)
         if (v->c_list_type) {
             /* a map that is an array's item or a map's value: one map */
             size_t m = strlen(v->c_list_type);
-            cc_buf_printf(&e->types, "\n/* One map that is an item or a value: its entries, in reply order. */\n"
+            cc_buf_printf(&e->types, "\n/* One map that is an item, a value or an alternative: its entries, in reply order. */\n"
                                      "typedef struct %.*s {\n    %s *entries;\n    size_t count;\n} %s;\n",
                           (int)(m > 2 ? m - 2 : m), v->c_list_type, v->c_entry_type, v->c_list_type);
         }

@@ -224,7 +224,8 @@ static void emit_nested(prompt_ctx_t *c, const char *path, const cc_value_t *v)
          * alternative's object items, below the field */
         for (size_t i = 0; i < v->alternative_count; i++)
             if (v->alternatives[i].type == CONTRACTC_TYPE_OBJECT ||
-                v->alternatives[i].type == CONTRACTC_TYPE_ARRAY)
+                v->alternatives[i].type == CONTRACTC_TYPE_ARRAY ||
+                v->alternatives[i].type == CONTRACTC_TYPE_MAP)
                 emit_nested(c, p.data, &v->alternatives[i]);
     } else if (v->type == CONTRACTC_TYPE_UNION) {
         /* each variant's keys under a line naming its tag value */
@@ -344,14 +345,15 @@ static void emit_nested_rules(prompt_ctx_t *c, const char *prefix, const cc_obje
 
 /* The rules of a value union's object alternative at `path` (or of an
  * array alternative's object items), as emit_nested_rules writes an
- * object field's (docs/contract-language.md §4.13). */
+ * object field's (docs/contract-language.md §4.13); a map alternative's
+ * object values as an array's items. */
 static void emit_alternative_rules(prompt_ctx_t *c, const char *path, const cc_value_t *alt,
                                    bool in_array)
 {
     cc_buf_t p = CC_BUF_INIT;
     cc_buf_puts(&p, path);
-    while (alt->type == CONTRACTC_TYPE_ARRAY && alt->items) {
-        cc_buf_puts(&p, "[]");
+    while ((alt->type == CONTRACTC_TYPE_ARRAY || alt->type == CONTRACTC_TYPE_MAP) && alt->items) {
+        cc_buf_puts(&p, alt->type == CONTRACTC_TYPE_MAP ? ".*" : "[]");
         alt = alt->items;
         in_array = true;
     }

@@ -676,6 +676,29 @@ static void as_json(cc_buf_t *b, int ind, vout_t *out)
     out->json = true;
 }
 
+/* Items that may be null are generated for an array field's scalar or
+ * object items only (docs/contract-language.md §4.6): for items written
+ * at b[start..] (their first line "type: T", or "type:" and a list for a
+ * value union) of an array of role `role`, what the loader would refuse,
+ * or NULL. */
+static const char *nullable_items_refused(const cc_buf_t *b, size_t start, role_t role)
+{
+    const char *t = b->data && b->len > start ? strstr(b->data + start, "type:") : NULL;
+    if (role == R_ALT)
+        return "nullable items of a list that is an alternative of a union";
+    if (role == R_ITEMS)
+        return "nullable items of a list that is an item or a map's value";
+    if (!t)
+        return NULL;
+    t += 5;
+    if (*t == '\n')
+        return "nullable items that are a value union";
+    if (strncmp(t, " array\n", 7) == 0 || strncmp(t, " map\n", 5) == 0 ||
+        strncmp(t, " union\n", 7) == 0)
+        return "nullable items that are lists, maps or tagged unions";
+    return NULL;
+}
+
 /* A schema refused (the caller said why with cannot()) written as `type:
  * json` in its place, for --lenient: its validation keywords are seen, so
  * leftovers() reports none of them a second time. */
@@ -2314,8 +2337,19 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
         } else {
             char *p = ptr_child(c, ptr, "items");
             vout_t o = {false, false, "-"}; /* items take no description */
+            size_t start = b->len;
             value(c, items, p, b, ind + 2, R_ITEMS, &o);
-            if (o.nullable && !o.json) {
+            const char *why = o.nullable && !o.json ? nullable_items_refused(b, start, role) : NULL;
+            if (why) {
+                /* what the loader would refuse (docs/contract-language.md
+                 * §4.6): said here, with the pointer, and json in place */
+                b->len = start;
+                if (b->data)
+                    b->data[start] = '\0';
+                cannot(c, p, "%s have no contract form", why);
+                vout_t j = {false, false, "-"};
+                as_json(b, ind + 2, &j);
+            } else if (o.nullable && !o.json) {
                 indent(b, ind + 2);
                 cc_buf_puts(b, "nullable: true\n");
             }
@@ -2346,14 +2380,8 @@ static void value_of(ictx_t *c, const cJSON *s, const char *ptr, cc_buf_t *b, in
         if (!has_props && role != R_ROOT &&
             (!ap || cJSON_IsObject(ap) || cJSON_IsTrue(ap) || pp_map || only_empty) &&
             !cJSON_GetObjectItemCaseSensitive(s, "required")) {
-            /* a map (§4.12): free keys, one value schema ({} when absent) */
-            if (role == R_ALT) {
-                cannot(c, ptr, "an object of free keys (a map) as an alternative of a union is "
-                               "not built yet (§4.13)");
-                json_in_place(s, b, ind, out, &seen);
-                leftovers(c, s, ptr, &seen);
-                return;
-            }
+            /* a map (§4.12): free keys, one value schema ({} when absent);
+             * also an alternative of a value union (§4.13) */
             if (!cJSON_GetObjectItemCaseSensitive(s, "type"))
                 note(c, ptr, "type-implied", "'%s' without 'type' read as a map "
                                              "(a value of another JSON type, which the schema "

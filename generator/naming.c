@@ -514,6 +514,7 @@ static const char *alternative_member(contractc_type_t t)
     case CONTRACTC_TYPE_ENUM: return "enum_";
     case CONTRACTC_TYPE_OBJECT: return "object";
     case CONTRACTC_TYPE_ARRAY: return "array";
+    case CONTRACTC_TYPE_MAP: return "map";
     default: return "unused_";
     }
 }
@@ -579,6 +580,24 @@ static void name_value_union(namer_t *N, cc_value_t *v, const char *base, const 
             list_add(&N->types, cc_strdup(a->c_list_type), lw, NULL, a->mark, false);
             name_value(N, a, ab, type_name, path, a->mark);
             free(ab);
+        } else if (a->type == CONTRACTC_TYPE_MAP && a->items) {
+            /* a map alternative (docs/contract-language.md §4.12): as.map
+             * is "BASE_map_t" ({ BASE_value_entry_t *entries; size_t
+             * count; }); its values are named from "BASE_value", as a
+             * map's map values are */
+            a->c_list_type = fmt("%s_map_t", base);
+            char *vb = fmt("%s_value", base);
+            char *mw = fmt("the map of %s", what);
+            if (!a->c_list_type || !vb || !mw) {
+                free(vb);
+                free(mw);
+                N->oom = true;
+                return;
+            }
+            refuse_reserved(N, a->c_list_type, CC_C_ORDINARY, mw, a->mark, fix);
+            list_add(&N->types, cc_strdup(a->c_list_type), mw, NULL, a->mark, false);
+            name_value(N, a, vb, type_name, path, a->mark);
+            free(vb);
         }
     }
 }

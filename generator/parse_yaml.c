@@ -1397,7 +1397,8 @@ static void load_value_union(loader_t *L, const ynode_t *seq, cc_value_t *v, con
             refused = "";
             break;
         case CONTRACTC_TYPE_UNION: refused = "a tagged union (type: union)"; break;
-        case CONTRACTC_TYPE_MAP: refused = "a map (type: map)"; break;
+        case CONTRACTC_TYPE_MAP: /* a JSON object of free keys, docs/contract-language.md §4.12 */
+            break;
         case CONTRACTC_TYPE_JSON: /* docs/contract-language.md §4.14: it is every JSON type */
             cc_error(L->d, L->path, a->mark,
                      "json cannot be an alternative of a value union %s: it takes every JSON "
@@ -1425,12 +1426,14 @@ static void load_value_union(loader_t *L, const ynode_t *seq, cc_value_t *v, con
             const cc_value_t *b = &v->alternatives[j];
             if (json_type_class(b->type) != json_type_class(a->type))
                 continue;
-            if (b->type == a->type && a->type == CONTRACTC_TYPE_OBJECT)
+            if (json_type_class(a->type) == 4)
                 cc_error(L->d, L->path, a->mark,
                          "alternatives '%s' and '%s' %s are both JSON objects; a value union "
-                         "tells its alternatives apart by the JSON type alone: for kinds of "
-                         "object write type: union with a tag", alternative_name(b),
-                         alternative_name(a), in_what);
+                         "tells its alternatives apart by the JSON type alone: %s",
+                         alternative_name(b), alternative_name(a), in_what,
+                         a->type == CONTRACTC_TYPE_MAP || b->type == CONTRACTC_TYPE_MAP
+                             ? "keep the map or the object"
+                             : "for kinds of object write type: union with a tag");
             else if (b->type == a->type)
                 cc_error(L->d, L->path, a->mark,
                          "alternative '%s' is listed twice %s; a value union takes each JSON "

@@ -817,17 +817,37 @@ START_TEST(maps_as_items_and_values_but_never_of_nulls)
     ck_assert_int_eq(mm->value.items->type, CONTRACTC_TYPE_MAP);
     ck_assert_int_eq(mm->value.items->items->maximum, 9);
     done(&r);
-    /* values that may be null, and a map as a union's alternative, are not */
+    /* a map as a value union's alternative (§4.13) */
+    r = run("{\"type\": \"object\", \"properties\": {"
+            "\"v\": {\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"object\", "
+            "\"additionalProperties\": {\"type\": \"string\", \"maxLength\": 3}}]}}}");
+    ck_assert_int_eq(r.rc, 0);
+    const cc_value_t *v = &field_of(&r.model->root, "v")->value;
+    ck_assert_int_eq(v->type, CONTRACTC_TYPE_VALUE_UNION);
+    ck_assert_uint_eq(v->alternative_count, 2);
+    ck_assert_int_eq(v->alternatives[1].type, CONTRACTC_TYPE_MAP);
+    ck_assert_int_eq(v->alternatives[1].items->max_length, 3);
+    done(&r);
+    /* values that may be null are not, nor items that may be null where
+     * the loader generates none (§4.6): said with their pointers */
     r = run("{\"type\": \"object\", \"properties\": {"
             "\"m\": {\"type\": \"object\", \"additionalProperties\": {\"type\": "
             "[\"string\", \"null\"]}},"
-            "\"v\": {\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"object\", "
-            "\"additionalProperties\": {\"type\": \"string\"}}]}}}");
+            "\"w\": {\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"array\", "
+            "\"items\": {\"type\": [\"string\", \"null\"]}}]},"
+            "\"n\": {\"type\": \"array\", \"items\": {\"type\": \"array\", "
+            "\"items\": {\"type\": [\"integer\", \"null\"]}}},"
+            "\"u\": {\"type\": \"array\", \"items\": {\"type\": [\"integer\", \"string\", "
+            "\"null\"]}}}}");
     ck_assert_int_eq(r.rc, CC_IMPORT_REFUSED);
     HAS(r.report, "#/properties/m/additionalProperties: cannot carry: map values that may be "
                   "null have no contract form\n");
-    HAS(r.report, "#/properties/v/anyOf/1: cannot carry: an object of free keys (a map) as an "
-                  "alternative of a union is not built yet (§4.13)\n");
+    HAS(r.report, "#/properties/w/anyOf/1/items: cannot carry: nullable items of a list that is "
+                  "an alternative of a union have no contract form\n");
+    HAS(r.report, "#/properties/n/items/items: cannot carry: nullable items of a list that is an "
+                  "item or a map's value have no contract form\n");
+    HAS(r.report, "#/properties/u/items: cannot carry: nullable items that are a value union "
+                  "have no contract form\n");
     done(&r);
     r = run_opt("{\"type\": \"object\", \"properties\": {"
                 "\"m\": {\"type\": \"object\", \"additionalProperties\": {\"type\": "
