@@ -542,6 +542,87 @@ START_TEST(a_streamed_doomed_reply_is_cut_at_its_first_dead_byte_and_repaired)
 }
 END_TEST
 
+/* Anthropic Messages streams text deltas: the request asks for a stream
+ * and the doomed reply is stopped at the delta that kills it; the config
+ * with tools is refused. */
+START_TEST(anthropic_streams_text_deltas_and_stops_when_dead)
+{
+    cJSON *events = cJSON_CreateArray();
+    cJSON_AddItemToArray(events, cJSON_CreateString(
+        "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"role\":\"assistant\"}}"));
+    cJSON_AddItemToArray(events, cJSON_CreateString(
+        "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}"));
+    const size_t len = strlen(comma_reply);
+    for (size_t i = 0; i < len; i += 6) {
+        char piece[8];
+        snprintf(piece, sizeof piece, "%.6s", comma_reply + i);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "type", "content_block_delta");
+        cJSON_AddNumberToObject(e, "index", 0);
+        cJSON *delta = cJSON_AddObjectToObject(e, "delta");
+        cJSON_AddStringToObject(delta, "type", "text_delta");
+        cJSON_AddStringToObject(delta, "text", piece);
+        char *printed = cJSON_PrintUnformatted(e);
+        cJSON_AddItemToArray(events, cJSON_CreateString(printed));
+        free(printed);
+        cJSON_Delete(e);
+    }
+    cJSON_AddItemToArray(events, cJSON_CreateString(
+        "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}}"));
+    cJSON_AddItemToArray(events, cJSON_CreateString("{\"type\":\"message_stop\"}"));
+    cJSON *script = cJSON_CreateArray();
+    cJSON *step = cJSON_CreateObject();
+    cJSON_AddItemToObject(step, "events", events);
+    cJSON_AddNumberToObject(step, "pace", 0.005);
+    cJSON_AddItemToArray(script, step);
+    char *script_text = cJSON_PrintUnformatted(script);
+    cJSON_Delete(script);
+    server_t s = start_server(script_text);
+    free(script_text);
+    contractc_chat_config_t cfg = config_for(&s, 10000, 0);
+    cfg.provider = CONTRACTC_CHAT_ANTHROPIC;
+    cfg.schema = NULL;
+    cfg.schema_name = NULL;
+    cfg.stream = true;
+    contractc_chat_client_t *client = client_with(&cfg);
+    contractc_transcript_t t;
+    contractc_transcript_init(&t, NULL);
+    contractc_transcript_add(&t, CONTRACTC_ROLE_USER, "hello", 5);
+    contractc_stream_t *parser = refund_request_stream_new(email, strlen(email));
+    contractc_model_reply_t reply;
+    memset(&reply, 0, sizeof reply);
+    reply.stream = parser;
+    ck_assert_int_eq(contractc_chat_model(client, &t, &reply), 0);
+    const size_t dead = (size_t)(strstr(comma_reply, "1.250,00\"") - comma_reply) + 8;
+    ck_assert(reply.stopped);
+    ck_assert_uint_eq(contractc_stream_dead_at(parser), dead);
+    ck_assert_uint_eq(reply.len, (dead / 6 + 1) * 6);
+    ck_assert_int_eq(memcmp(reply.text, comma_reply, reply.len), 0);
+    cJSON *st = stream_record(&s, 0);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(st, "closed_early")));
+    ck_assert_int_lt(cJSON_GetObjectItem(st, "events_sent")->valueint,
+                     cJSON_GetObjectItem(st, "events_total")->valueint);
+    cJSON_Delete(st);
+    cJSON *reqs = requests(&s);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(reqs, 0),
+                                                                   "body"), "stream")));
+    cJSON_Delete(reqs);
+    contractc_stream_free(parser);
+    contractc_transcript_clear(&t);
+    contractc_chat_client_free(client);
+    stop_server(&s);
+
+    /* stream with tools: refused, saying why */
+    const contractc_chat_tool_t tool = {"{\"name\":\"x\",\"input_schema\":{\"type\":\"object\"}}", 45};
+    cfg.tools = &tool;
+    cfg.tool_count = 1;
+    char why[256];
+    ck_assert_ptr_null(contractc_chat_client_new(&cfg, why, sizeof why));
+    ck_assert_str_eq(why, "stream and tools together are not supported: a streamed tool call's "
+                          "argument deltas are not read");
+}
+END_TEST
+
 /* A server that ignores "stream" and answers with one JSON response is
  * read whole; a stream that breaks off before [DONE] is a network error,
  * not retried once its text reached the loop's stream. */
@@ -1792,6 +1873,7 @@ int main(void)
     tcase_add_test(t, tool_configurations_are_checked);
     tcase_add_test(t, a_streamed_doomed_reply_is_cut_at_its_first_dead_byte_and_repaired);
     tcase_add_test(t, a_stream_request_answered_whole_or_broken_off);
+    tcase_add_test(t, anthropic_streams_text_deltas_and_stops_when_dead);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
