@@ -11,7 +11,10 @@
  * reasons, refusals and the log; the retries (429 with Retry-After, 500 then
  * success, 401 and insufficient_quota once, a slow body past the deadline)
  * with their timings; a refusal, a content-filter stop and a cut reply
- * ending the loop without a repair.
+ * ending the loop without a repair; streaming (a paced recorded event
+ * stream of a doomed reply cut at its first dead byte, the server
+ * recording when it saw the close; Anthropic's text deltas; a server that
+ * answers whole; a stream that breaks off).
  *
  * Needs python3 (installed by scripts/install-deps.sh); without it the test
  * exits 77, which ctest reports as skipped.
