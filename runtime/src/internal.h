@@ -255,4 +255,11 @@ CC_PRIVATE contractc_status_t cc_parse_prefix(const contractc_contract_t *contra
                                    void *out, contractc_problems_t *problems,
                                    cc_prefix_result_t *res);
 
+/* ---- stream.c, for loop.c -------------------------------------------- */
+
+/* The bytes fed to `s` so far (its copy, valid until the next feed or its
+ * free), *len of them: what a reply stopped at DEAD was, whatever the model
+ * function says (docs/contract-language.md §18, "Streaming in the loop"). */
+CC_PRIVATE const char *cc_stream_bytes(const contractc_stream_t *s, size_t *len);
+
 #endif /* CONTRACTC_INTERNAL_H */

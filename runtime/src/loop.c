@@ -833,9 +833,11 @@ static contractc_status_t loop_run(const contractc_loop_t *loop, run_tools_t *rt
         }
         if (reply.stopped) {
             /* Stopped at DEAD: the stream's problems, those found before
-             * the cut (§18), for the bytes the model function fed. */
+             * the cut (§18), and its bytes, which are what the model
+             * function fed (its text/len are not read then). */
             at->stopped = true;
             at->stopped_at = contractc_stream_dead_at(stream);
+            text = cc_stream_bytes(stream, &reply.len);
             at->received = reply.len;
             st = contractc_stream_finish(stream, rt->records[0], &problems);
         } else {

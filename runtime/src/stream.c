@@ -305,6 +305,12 @@ size_t contractc_stream_dead_at(const contractc_stream_t *s)
     return s && s->state == CONTRACTC_STREAM_DEAD ? s->dead_at : SIZE_MAX;
 }
 
+CC_PRIVATE const char *cc_stream_bytes(const contractc_stream_t *s, size_t *len)
+{
+    *len = s->len;
+    return s->buf ? s->buf : "";
+}
+
 contractc_status_t contractc_stream_finish(contractc_stream_t *s, void *record,
                                            contractc_problems_t *problems)
 {

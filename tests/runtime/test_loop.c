@@ -948,6 +948,7 @@ typedef struct streamer {
     const char *const *replies;
     size_t count, calls, chunk;
     bool ignore_dead, claim_stopped; /* claim_stopped: say stopped, never dead */
+    bool whole_text;                 /* hand over the whole reply when stopped */
     bool had_stream[4];
     char *seen_m2[4];
 } streamer_t;
@@ -978,7 +979,7 @@ static int streaming_model(void *user, const contractc_transcript_t *t,
         reply->stopped = true;
     snprintf(reply->finish_reason, sizeof reply->finish_reason, "%s", reply->stopped ? "" : "stop");
     reply->text = text;
-    reply->len = reply->stopped && !m->claim_stopped ? fed : len;
+    reply->len = reply->stopped && !m->claim_stopped && !m->whole_text ? fed : len;
     return 0;
 }
 
@@ -1014,7 +1015,7 @@ static contractc_status_t run_streamed(streamer_t *m, bool stream, contractc_tra
 START_TEST(a_streamed_reply_stopped_when_dead_is_repaired_from_the_problems_before_the_cut)
 {
     static const char *const replies[] = {comma_reply, good_reply};
-    streamer_t m = {replies, 2, 0, 8, false, false, {0}, {0}};
+    streamer_t m = {replies, 2, 0, 8, false, false, false, {0}, {0}};
     contractc_transcript_t t;
     refund_request_t rec;
     contractc_decision_t d;
@@ -1063,12 +1064,35 @@ START_TEST(a_streamed_reply_stopped_when_dead_is_repaired_from_the_problems_befo
 }
 END_TEST
 
+/* The reply of a stopped stream is what the stream was fed, whatever the
+ * model function's text says. */
+START_TEST(a_stopped_reply_is_the_bytes_the_stream_was_fed)
+{
+    static const char *const replies[] = {comma_reply, good_reply};
+    streamer_t m = {replies, 2, 0, 8, false, false, true, {0}, {0}};
+    contractc_transcript_t t;
+    refund_request_t rec;
+    contractc_decision_t d;
+    ck_assert_int_eq(run_streamed(&m, true, &t, &rec, &d, NULL), CONTRACTC_OK);
+    const size_t dead = (size_t)(strstr(comma_reply, "1.250,00\"") - comma_reply) + 8;
+    const size_t received = (dead / 8 + 1) * 8;
+    ck_assert_uint_eq(d.attempts[0].received, received);
+    char echo[256];
+    snprintf(echo, sizeof echo, "%.*s\n[... reply stopped here]", (int)received, comma_reply);
+    ck_assert_str_eq(m.seen_m2[1], echo);
+    refund_request_free(&rec);
+    contractc_decision_free(&d);
+    contractc_transcript_clear(&t);
+    streamer_free(&m);
+}
+END_TEST
+
 START_TEST(a_stream_fed_to_the_end_or_not_offered_changes_nothing)
 {
     static const char *const replies[] = {comma_reply, good_reply};
     for (int mode = 0; mode < 2; mode++) {
         /* mode 0: offered, fed whole, DEAD ignored; 1: not offered. */
-        streamer_t m = {replies, 2, 0, 8, mode == 0, false, {0}, {0}};
+        streamer_t m = {replies, 2, 0, 8, mode == 0, false, false, {0}, {0}};
         contractc_transcript_t t;
         refund_request_t rec;
         contractc_decision_t d;
@@ -1089,7 +1113,7 @@ END_TEST
 START_TEST(a_model_function_that_claims_a_stop_its_stream_did_not_see_is_a_model_error)
 {
     static const char *const replies[] = {good_reply, good_reply, good_reply};
-    streamer_t m = {replies, 3, 0, 8, false, true, {0}, {0}};
+    streamer_t m = {replies, 3, 0, 8, false, true, false, {0}, {0}};
     contractc_transcript_t t;
     refund_request_t rec;
     contractc_decision_t d;
@@ -1115,7 +1139,7 @@ START_TEST(a_streamed_run_survives_every_allocation_failure)
         contractc_options_t options;
         memset(&options, 0, sizeof options);
         options.allocator = &a;
-        streamer_t m = {replies, 2, 0, 8, false, false, {0}, {0}};
+        streamer_t m = {replies, 2, 0, 8, false, false, false, {0}, {0}};
         contractc_transcript_t t;
         refund_request_t rec;
         contractc_decision_t d;
@@ -1222,6 +1246,7 @@ int main(void)
     tcase_add_test(l, every_allocation_failure_is_reported_and_nothing_leaks);
     tcase_add_test(l, a_streamed_reply_stopped_when_dead_is_repaired_from_the_problems_before_the_cut);
     tcase_add_test(l, a_stream_fed_to_the_end_or_not_offered_changes_nothing);
+    tcase_add_test(l, a_stopped_reply_is_the_bytes_the_stream_was_fed);
     tcase_add_test(l, a_model_function_that_claims_a_stop_its_stream_did_not_see_is_a_model_error);
     tcase_add_test(l, a_streamed_run_survives_every_allocation_failure);
     tcase_add_test(l, a_turn_of_tool_calls_is_answered_by_one_result_per_call_in_order);

@@ -540,8 +540,8 @@ const char *contractc_check_source(const contractc_check_t *check, size_t *len);
  *   contractc_transcript_init(&t, NULL);
  *   contractc_transcript_begin(&t, &refund_request_contract,
  *       refund_request_prompt, refund_request_prompt_len, email, email_len);
- *   contractc_loop_t loop = {&refund_request_contract};
- *   loop.model = my_model;  loop.model_user = my_client;
+ *   contractc_loop_t loop = {.contract = &refund_request_contract,
+ *                            .model = my_model, .model_user = my_client};
  *   refund_request_t rec;  contractc_decision_t d;
  *   if (contractc_loop_run(&loop, &t, email, email_len, &rec, &d) == CONTRACTC_OK) {
  *       ... act on rec; refund_request_free(&rec);
@@ -853,8 +853,9 @@ typedef struct contractc_model_reply {
      * true, else NULL: a stream of the contract (owned by the loop), for
      * the model function to feed the reply's bytes as they arrive
      * (contractc_stream_feed) and nothing else.  When a feed says DEAD the
-     * model function may stop receiving: it then sets `stopped` true, with
-     * text/len the bytes it fed (all of them, in order), and returns 0. */
+     * model function may stop receiving: it then sets `stopped` true and
+     * returns 0; the reply is then the bytes the stream was fed (echoed,
+     * counted as `received`), and text/len are not read. */
     contractc_stream_t *stream;
     bool stopped;
 } contractc_model_reply_t;
@@ -1069,9 +1070,12 @@ const char *contractc_log_status_name(contractc_status_t status);
  * The decision's log line: one compact JSON object and '\n', keys in the order
  * of docs/contract-language.md: log, time, record_id, contract, version, hash,
  * dialect, model, settings, attempts (outcome, fenced, finish_reason, problems
- * as {path, kind, rule}, then `dropped` when problems were dropped, `error`
- * for a model error), outcome, route (when set), value (when opted in, for an
- * accepted decision: `record` is then the accepted record).  Strings are
+ * as {path, kind, rule}, then, each only when it says something, `dropped`
+ * when problems were dropped, `truncated`, `stopped_at` and `received` for a
+ * streamed reply stopped at DEAD, `error` and `error_class` for a model
+ * error, `tool_calls`, `refusal` when values are opted in), outcome, route
+ * (when set), value (when opted in, for an accepted decision: `record` is
+ * then the accepted record).  Strings are
  * escaped per RFC 8259; invalid UTF-8 in a caller's string becomes U+FFFD.
  * `time` NULL takes the clock (NULL: the UTC clock).  *line is malloc'd and
  * NUL-terminated: free() it.  Returns CONTRACTC_OK, CONTRACTC_ENOMEM or
