@@ -149,7 +149,6 @@ typedef struct line {
     char *arena;                  /* decoded strings: never more than len + 1 bytes */
     size_t arena_len, arena_cap;
     text_field_t log, time, contract, hash, model, dialect, route, record_id, outcome;
-    value_kind_t version_kind;
     bool version_ok;              /* an integer 1..UINT32_MAX */
     uint32_t version;
     value_kind_t attempts_kind;
@@ -622,8 +621,9 @@ static const char *const attempt_names[] = {"outcome",    "finish_reason", "erro
                                             "problems",   "stopped_at",    "received",
                                             NULL};
 
-/* A byte count as the writer prints it: a non-negative integer of at most
- * 19 digits (V_OTHER with *value), else V_NULL (not one). */
+/* A count as the writer prints it (a byte count, the version): a
+ * non-negative integer of at most 19 digits that fits a size_t (V_OTHER
+ * with *value), else V_NULL (not one). */
 static bool read_count(parser_t *p, value_kind_t *kind, size_t *value)
 {
     cc_reader_t *r = &p->r;
@@ -777,21 +777,12 @@ static bool line_member(parser_t *p, const char *key, void *user)
     if (p->fn)
         return cc_skip_value(r); /* the second pass reads the problems only */
     if (which == 3) { /* version: an integer, as the writer prints it */
-        int c = cc_peek(r);
-        value_kind_t k = V_OTHER;
-        if (c != '-' && !(c >= '0' && c <= '9'))
-            return skip_noting(p, first ? &L->version_kind : &k);
-        cc_number_token_t n;
-        if (!cc_scan_number(r, &n))
+        value_kind_t k;
+        size_t v = 0;
+        if (!read_count(p, &k, &v))
             return false;
-        if (!first)
-            return true;
-        L->version_kind = V_OTHER;
-        uint64_t v = 0;
-        if (!n.negative && !n.has_fraction && !n.has_exponent && n.len <= 10) {
-            for (size_t i = 0; i < n.len; i++)
-                v = v * 10 + (uint64_t)(n.text[i] - '0');
-            L->version_ok = v >= 1 && v <= UINT32_MAX;
+        if (first && k == V_OTHER && v >= 1 && (uint64_t)v <= UINT32_MAX) {
+            L->version_ok = true;
             L->version = (uint32_t)v;
         }
         return true;
@@ -825,7 +816,7 @@ static parse_status_t parse_line(line_t *L, problem_fn fn, void *ctx)
         text_field_t none = {V_ABSENT, NULL};
         L->log = L->time = L->contract = L->hash = L->model = L->dialect = L->route =
             L->record_id = L->outcome = none;
-        L->version_kind = L->attempts_kind = V_ABSENT;
+        L->attempts_kind = V_ABSENT;
         L->version_ok = false;
         L->attempt_count = 0;
         L->duplicate = NULL;

@@ -366,34 +366,16 @@ static size_t utf8_cut(const char *text, size_t len, size_t max)
 /* Appends the rejected reply as the assistant turn, cut to `max` bytes at a
  * UTF-8 boundary with the marker "\n[... N bytes cut]" when it is longer:
  * one bad answer must not grow every later request without bound, and the
- * model must see that what it is shown is not all it wrote. */
+ * model must see that what it is shown is not all it wrote.  A reply the
+ * model function stopped receiving at DEAD (`stopped`, §18) ends with
+ * "\n[... reply stopped here]": the end it sees is where reading stopped,
+ * not where it stopped writing. */
 static contractc_status_t add_echo(contractc_transcript_t *t, const char *text, size_t len,
-                                   size_t max)
+                                   size_t max, bool stopped)
 {
     size_t keep = utf8_cut(text, len, max);
-    if (keep == len)
+    if (keep == len && !stopped)
         return contractc_transcript_add(t, CONTRACTC_ROLE_ASSISTANT, text, len);
-    char marker[64];
-    cc_str_t m;
-    cc_str_init_buf(&m, t->allocator_, marker, sizeof marker);
-    cc_str_puts(&m, "\n[... ");
-    cc_str_putu(&m, len - keep);
-    cc_str_puts(&m, " bytes cut]");
-    contractc_status_t st =
-        m.failed ? CONTRACTC_ENOMEM
-                 : transcript_add3(t, CONTRACTC_ROLE_ASSISTANT, text, keep, m.data, m.len, NULL, 0);
-    cc_str_free(&m);
-    return st;
-}
-
-/* Appends a reply the model function stopped receiving at DEAD
- * (contractc_loop_t.stream): as add_echo, then the marker
- * "\n[... reply stopped here]", so the model knows the end it sees is
- * where reading stopped, not where it stopped writing. */
-static contractc_status_t add_echo_stopped(contractc_transcript_t *t, const char *text,
-                                           size_t len, size_t max)
-{
-    size_t keep = utf8_cut(text, len, max);
     char marker[96];
     cc_str_t m;
     cc_str_init_buf(&m, t->allocator_, marker, sizeof marker);
@@ -402,7 +384,8 @@ static contractc_status_t add_echo_stopped(contractc_transcript_t *t, const char
         cc_str_putu(&m, len - keep);
         cc_str_puts(&m, " bytes cut]");
     }
-    cc_str_puts(&m, "\n[... reply stopped here]");
+    if (stopped)
+        cc_str_puts(&m, "\n[... reply stopped here]");
     contractc_status_t st =
         m.failed ? CONTRACTC_ENOMEM
                  : transcript_add3(t, CONTRACTC_ROLE_ASSISTANT, text, keep, m.data, m.len, NULL, 0);
@@ -572,7 +555,8 @@ static contractc_status_t tool_turn(const contractc_loop_t *loop, const run_tool
                                                     call->arguments, call->arguments_len);
             continue;
         }
-        st = add_echo(t, call->arguments ? call->arguments : "", call->arguments_len, echo_max);
+        st = add_echo(t, call->arguments ? call->arguments : "", call->arguments_len, echo_max,
+                      false);
         if (st == CONTRACTC_OK)
             st = tag_last(t, call->tool_call_id, call->name, false);
     }
@@ -880,8 +864,7 @@ static contractc_status_t loop_run(const contractc_loop_t *loop, run_tools_t *rt
         }
         /* The rejected reply, as the model wrote it, stays in the
          * conversation (cut to echo_max_bytes, said by a marker). */
-        st = reply.stopped ? add_echo_stopped(transcript, text, reply.len, echo_max)
-                           : add_echo(transcript, text, reply.len, echo_max);
+        st = add_echo(transcript, text, reply.len, echo_max, reply.stopped);
         if (st != CONTRACTC_OK)
             goto done;
         last_index = transcript->count_ - 1;
